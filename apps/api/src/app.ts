@@ -1,0 +1,118 @@
+// Composition root: builds the services once and starts the HTTP server.
+import type { AddressInfo } from "node:net";
+import pino, { type Logger } from "pino";
+import { createDb, seedKpd } from "@fiskal/db";
+import { createCisSimulator, createIntermediarySimulator, KpdIndex, type Intermediary, type TaxAuthority } from "@fiskal/fiscal";
+import { createRateLimiter, type StoreConfig } from "@fiskal/limits";
+import { createMeter } from "@fiskal/usage";
+import { createAuthenticator } from "./auth.ts";
+import { createMetrics } from "./metrics.ts";
+import { listenForInvalidations } from "./invalidation.ts";
+import { createApiServer } from "./http/server.ts";
+import type { Services, WarningObserver } from "./services.ts";
+
+export interface ApiConfig {
+  databaseUrl: string;
+  store: StoreConfig;
+  portalUrl: string;
+  /** Public base URL written into the OpenAPI document; defaults to the listening address. */
+  apiUrl?: string;
+  host?: string;
+  port?: number;
+  trustProxy?: boolean;
+  authCacheTtlMs?: number;
+  logger?: Logger;
+  /** Key prefix in the shared store (tests use a unique one). */
+  limiterPrefix?: string;
+  taxAuthority?: TaxAuthority;
+  intermediary?: Intermediary;
+  warnings?: WarningObserver | null;
+  meterFlushIntervalMs?: number;
+}
+
+export interface RunningApi {
+  url: string;
+  port: number;
+  services: Services;
+  close(): Promise<void>;
+}
+
+export async function startApi(config: ApiConfig): Promise<RunningApi> {
+  const log = config.logger ?? pino({ level: "info", redact: ["req.headers.authorization"] });
+  const db = createDb(config.databaseUrl, { max: 10 });
+  let rows = await db.kpdCode.findMany({ select: { code: true, name: true, level: true, section: true, parentCode: true } });
+  if (rows.length === 0) {
+    await seedKpd(db);
+    rows = await db.kpdCode.findMany({ select: { code: true, name: true, level: true, section: true, parentCode: true } });
+  }
+  const kpd = KpdIndex.fromRows(rows);
+  const metrics = createMetrics();
+  if (config.store.kind === "memory") {
+    log.warn(
+      "RATE LIMITS USE THE IN-PROCESS STORE: counts live in this process only. Fine for a single-process trial; " +
+        "set REDIS_URL or UPSTASH_REDIS_REST_URL/TOKEN for anything shared or scaled.",
+    );
+  }
+  const limiter = createRateLimiter({
+    store: config.store,
+    prefix: config.limiterPrefix ?? "fiskal",
+    onEvent: (e) => {
+      if (e.type === "fallback") {
+        metrics.storeFallbacks.inc();
+        metrics.storeDegraded.set(1);
+        log.error({ reason: e.reason }, "rate-limit store unreachable: deciding with the local fallback limiter");
+      } else if (e.type === "recovered") {
+        metrics.storeDegraded.set(0);
+        log.warn("rate-limit store reachable again: back to shared limits");
+      }
+    },
+  });
+  const meter = createMeter(db, {
+    flushIntervalMs: config.meterFlushIntervalMs,
+    onError: (err) => log.error({ err: (err as Error).message }, "usage events could not be written; keeping them for the next flush"),
+  });
+  const auth = createAuthenticator({ db, ttlMs: config.authCacheTtlMs });
+  const listener = listenForInvalidations(config.databaseUrl, { account: (id) => auth.invalidateAccount(id), all: () => auth.clear() }, log);
+
+  const services: Services = {
+    db,
+    kpd,
+    taxAuthority: config.taxAuthority ?? createCisSimulator(),
+    intermediary: config.intermediary ?? createIntermediarySimulator(),
+    limiter,
+    meter,
+    auth,
+    metrics,
+    log,
+    warnings: config.warnings ?? null,
+    portalUrl: config.portalUrl.replace(/\/$/, ""),
+    trustProxy: config.trustProxy ?? false,
+  };
+
+  const host = config.host ?? "127.0.0.1";
+  let url = "";
+  const server = createApiServer(services, { apiUrl: () => config.apiUrl ?? url });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+
+  return {
+    url,
+    port,
+    services,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 2_000).unref();
+      });
+      await meter.close();
+      await listener.close();
+      await limiter.close();
+      await db.$disconnect();
+    },
+  };
+}

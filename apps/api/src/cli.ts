@@ -1,0 +1,211 @@
+// Operator CLI: `pnpm fiskal <command>`. Talks to DATABASE_URL, or to the embedded database.
+import { parseArgs } from "node:util";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import {
+  createAccount,
+  createApiKey,
+  createDb,
+  migrate,
+  revokeApiKey,
+  setPlan,
+  startEmbeddedPostgres,
+  type Db,
+  type Plan,
+} from "@fiskal/db";
+import { limitsFor, type PlanName } from "@fiskal/limits";
+import { loadEnv } from "./env.ts";
+
+const USAGE = `Fiskal operator CLI
+
+  pnpm fiskal account create --name NAME [--plan SANDBOX|STARTER|BUSINESS] [--oib OIB] [--with-key]
+  pnpm fiskal account create --name NAME --plan ENTERPRISE --per-minute N --per-day N --burst N [--with-key]
+  pnpm fiskal account list
+  pnpm fiskal account show --account ID
+  pnpm fiskal key create --account ID [--name NAME]
+  pnpm fiskal key list --account ID
+  pnpm fiskal key revoke --account ID --key KEY_ID
+  pnpm fiskal plan set --account ID --plan PLAN [--per-minute N --per-day N --burst N]
+
+Add --json for machine-readable output. Uses DATABASE_URL, else the embedded database
+(the one a running \`pnpm start\` serves, or the data folder directly).`;
+
+const PLANS = ["SANDBOX", "STARTER", "BUSINESS", "ENTERPRISE"] as const;
+
+class UsageError extends Error {}
+
+function int(name: string, v: string | undefined): number {
+  const n = Number(v);
+  if (v === undefined || !Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive whole number`);
+  return n;
+}
+
+function plan(v: string | undefined): Plan {
+  const p = (v ?? "SANDBOX").toUpperCase();
+  if (!(PLANS as readonly string[]).includes(p)) throw new UsageError(`--plan must be one of ${PLANS.join(", ")}`);
+  return p as Plan;
+}
+
+function custom(values: Record<string, string | boolean | undefined>, p: Plan) {
+  const given = ["per-minute", "per-day", "burst"].filter((k) => values[k] !== undefined);
+  if (p !== "ENTERPRISE") {
+    if (given.length) throw new UsageError("--per-minute/--per-day/--burst are only for --plan ENTERPRISE");
+    return undefined;
+  }
+  return {
+    perMinute: int("per-minute", values["per-minute"] as string),
+    perDay: int("per-day", values["per-day"] as string),
+    burst: int("burst", values.burst as string),
+  };
+}
+
+function need(values: Record<string, string | boolean | undefined>, name: string): string {
+  const v = values[name];
+  if (typeof v !== "string" || v === "") throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+async function connect(): Promise<{ db: Db; close(): Promise<void> }> {
+  const env = loadEnv();
+  if (env.DATABASE_URL) {
+    const db = createDb(env.DATABASE_URL, { max: 2 });
+    return { db, close: () => db.$disconnect() };
+  }
+  const running = path.join(env.FISKAL_DATA_DIR, "embedded.json");
+  if (existsSync(running)) {
+    const { url } = JSON.parse(readFileSync(running, "utf8")) as { url: string };
+    const db = createDb(url, { max: 2 });
+    try {
+      await db.$queryRawUnsafe("SELECT 1");
+      return { db, close: () => db.$disconnect() };
+    } catch {
+      await db.$disconnect();
+    }
+  }
+  const embedded = await startEmbeddedPostgres({ dataDir: path.join(env.FISKAL_DATA_DIR, "pglite"), port: 0 });
+  await migrate(embedded.url);
+  const db = createDb(embedded.url, { max: 2 });
+  return {
+    db,
+    async close() {
+      await db.$disconnect();
+      await embedded.close();
+    },
+  };
+}
+
+function describeLimits(a: { plan: Plan; customPerMinute: number | null; customPerDay: number | null; customBurst: number | null }) {
+  const l = limitsFor({ ...a, plan: a.plan as PlanName });
+  return `${l.burst}/s, ${l.perMinute}/min, ${l.perDay}/day`;
+}
+
+export async function run(argv: string[], out: (line: string) => void = console.log): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: "string" },
+      plan: { type: "string" },
+      oib: { type: "string" },
+      account: { type: "string" },
+      key: { type: "string" },
+      "per-minute": { type: "string" },
+      "per-day": { type: "string" },
+      burst: { type: "string" },
+      "with-key": { type: "boolean" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const [noun, verb] = positionals;
+  if (values.help || !noun) {
+    out(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const json = values.json === true;
+  const print = (human: string, data: unknown) => out(json ? JSON.stringify(data) : human);
+
+  const { db, close } = await connect();
+  try {
+    switch (`${noun} ${verb}`) {
+      case "account create": {
+        const p = plan(values.plan);
+        const account = await createAccount(db, { name: need(values, "name"), plan: p, oib: values.oib, custom: custom(values, p) });
+        const key = values["with-key"] ? await createApiKey(db, account.id, "default") : null;
+        print(
+          `Account ${account.id} "${account.name}" on ${account.plan} (${describeLimits(account)})` +
+            (key ? `\nAPI key (shown once): ${key.key}` : ""),
+          { account: { id: account.id, name: account.name, plan: account.plan }, key: key && { id: key.id, key: key.key, prefix: key.prefix } },
+        );
+        return 0;
+      }
+      case "account list": {
+        const accounts = await db.account.findMany({ orderBy: { createdAt: "asc" }, include: { _count: { select: { apiKeys: true } } } });
+        print(
+          accounts.map((a) => `${a.id}  ${a.plan.padEnd(10)}  ${describeLimits(a).padEnd(28)}  ${a.name}`).join("\n") || "No accounts.",
+          accounts.map((a) => ({ id: a.id, name: a.name, plan: a.plan, keys: a._count.apiKeys })),
+        );
+        return 0;
+      }
+      case "account show": {
+        const a = await db.account.findUnique({ where: { id: need(values, "account") } });
+        if (!a) throw new UsageError("no such account");
+        print(`${a.id} "${a.name}" ${a.plan} (${describeLimits(a)}), limits version ${a.limitsVersion}`, a);
+        return 0;
+      }
+      case "key create": {
+        const accountId = need(values, "account");
+        if (!(await db.account.findUnique({ where: { id: accountId } }))) throw new UsageError("no such account");
+        const key = await createApiKey(db, accountId, values.name ?? "cli");
+        print(`API key ${key.id} (${key.prefix}…), shown once:\n${key.key}`, key);
+        return 0;
+      }
+      case "key list": {
+        const keys = await db.apiKey.findMany({ where: { accountId: need(values, "account") }, orderBy: { createdAt: "asc" } });
+        print(
+          keys
+            .map((k) => `${k.id}  ${k.prefix}…  ${k.revokedAt ? "revoked " + k.revokedAt.toISOString() : "active"}  ${k.name}`)
+            .join("\n") || "No keys.",
+          keys.map((k) => ({ id: k.id, prefix: k.prefix, name: k.name, revokedAt: k.revokedAt, lastUsedAt: k.lastUsedAt })),
+        );
+        return 0;
+      }
+      case "key revoke": {
+        const ok = await revokeApiKey(db, need(values, "account"), need(values, "key"));
+        if (!ok) throw new UsageError("no active key with that id on that account");
+        print("Key revoked; every API instance refuses it within 5 seconds.", { revoked: true });
+        return 0;
+      }
+      case "plan set": {
+        const p = plan(need(values, "plan"));
+        const a = await setPlan(db, need(values, "account"), p, custom(values, p));
+        print(`Account ${a.id} now on ${a.plan} (${describeLimits(a)}); applies to the next request.`, {
+          id: a.id,
+          plan: a.plan,
+          limitsVersion: a.limitsVersion,
+        });
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown command "${positionals.join(" ")}"\n\n${USAGE}`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      out(json ? JSON.stringify({ error: err.message }) : `error: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  } finally {
+    await close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  run(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      console.error(`error: ${(err as Error).message}`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,40 @@
+// The API's environment, read and validated once.
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+import { z } from "zod";
+import type { StoreConfig } from "@fiskal/limits";
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+const Env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  HOST: z.string().default("127.0.0.1"),
+  DATABASE_URL: z.string().min(1).optional(),
+  REDIS_URL: z.string().min(1).optional(),
+  UPSTASH_REDIS_REST_URL: z.string().url().optional(),
+  UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
+  PORTAL_URL: z.string().url().default("http://127.0.0.1:3000"),
+  API_URL: z.string().url().optional(),
+  TRUST_PROXY: z.enum(["0", "1", "true", "false"]).default("0").transform((v) => v === "1" || v === "true"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(5000),
+  FISKAL_DATA_DIR: z.string().default(path.join(REPO_ROOT, ".data")),
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(["0", "1", "true", "false"]).default("0").transform((v) => v === "1" || v === "true"),
+});
+
+export type Env = z.infer<typeof Env> & { store: StoreConfig; apiUrl: string };
+
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = Env.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    throw new Error(`Invalid environment:\n${lines}`);
+  }
+  const env = parsed.data;
+  const store: StoreConfig = env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN
+    ? { kind: "upstash", url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN }
+    : env.REDIS_URL
+      ? { kind: "redis", url: env.REDIS_URL }
+      : { kind: "memory" };
+  return { ...env, store, apiUrl: env.API_URL ?? `http://${env.HOST}:${env.PORT}` };
+}

@@ -1,0 +1,240 @@
+// The Node HTTP server: /v1 (REST via trpc-to-openapi), /trpc, the OpenAPI document, health and metrics.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { randomBytes } from "node:crypto";
+import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
+import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
+import { appRouter } from "../router.ts";
+import { ApiError, envelope, type ErrorEnvelope } from "../errors.ts";
+import type { Services } from "../services.ts";
+import type { Context } from "../trpc.ts";
+import { buildRouteTable, type RouteInfo } from "./routes.ts";
+import { runGate, type GateResult } from "./gate.ts";
+import { isJsonContentType, MAX_BODY_BYTES, readJsonBody } from "./body.ts";
+import { buildOpenApiDocument } from "../openapi.ts";
+import { kpdEtag } from "../procedures/kpd/etag.ts";
+
+export const routes = buildRouteTable(appRouter);
+
+export function newRequestId(): string {
+  return "req_" + randomBytes(12).toString("base64url");
+}
+
+interface Exchange {
+  services: Services;
+  req: IncomingMessage;
+  res: ServerResponse;
+  requestId: string;
+  started: number;
+  label: string;
+  gate: GateResult | null;
+}
+
+export function createApiServer(services: Services, opts: { apiUrl: () => string }): Server {
+  let openApiJson: string | null = null;
+  const openApi = () => (openApiJson ??= JSON.stringify(buildOpenApiDocument(opts.apiUrl())));
+  const restHandler = createOpenApiNodeHttpHandler({
+    router: appRouter,
+    createContext: ({ req, res }) => (req as RequestWithContext).fiskal!,
+    maxBodySize: MAX_BODY_BYTES,
+  });
+
+  const server = createServer((req, res) => {
+    const ex: Exchange = {
+      services,
+      req,
+      res,
+      requestId: newRequestId(),
+      started: performance.now(),
+      label: "unmatched",
+      gate: null,
+    };
+    res.setHeader("X-Request-Id", ex.requestId);
+    res.once("finish", () => finish(ex));
+    handle(ex, restHandler, openApi).catch((err: unknown) => {
+      services.log.error({ err, requestId: ex.requestId }, "unhandled error");
+      if (!res.headersSent) writeError(ex, new ApiError("internal_error", "Interna pogreška."));
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return server;
+}
+
+type RequestWithContext = IncomingMessage & { fiskal?: Context; body?: unknown };
+
+async function handle(ex: Exchange, restHandler: ReturnType<typeof createOpenApiNodeHttpHandler>, openApi: () => string) {
+  const { req, res, services } = ex;
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  const pathname = q === -1 ? url : url.slice(0, q);
+  const method = req.method ?? "GET";
+
+  if (pathname === "/healthz") return writeJson(res, 200, { status: "ok" });
+  if (pathname === "/readyz") return readiness(ex);
+  if (pathname === "/metrics") {
+    services.metrics.storeDegraded.set(services.limiter.fallbackActive() ? 1 : 0);
+    services.metrics.meterBuffered.set(services.meter.buffered);
+    services.metrics.meterDropped.set(services.meter.dropped);
+    res.setHeader("Content-Type", services.metrics.registry.contentType);
+    return void res.end(await services.metrics.registry.metrics());
+  }
+
+  if (pathname === "/v1/openapi.json" && (method === "GET" || method === "HEAD")) {
+    ex.label = "GET /v1/openapi.json";
+    ex.gate = await runGate(services, req, res, { requireAuth: false });
+    if (ex.gate.error) return writeError(ex, ex.gate.error);
+    res.setHeader("Content-Type", "application/json");
+    res.setHeader("Cache-Control", "public, max-age=300");
+    return void res.end(method === "HEAD" ? undefined : openApi());
+  }
+
+  if (pathname.startsWith("/trpc/")) return handleTrpc(ex, pathname.slice("/trpc/".length));
+  if (pathname !== "/v1" && !pathname.startsWith("/v1/")) {
+    return writeError(ex, new ApiError("not_found", "Ne postoji takva ruta. API je pod /v1/, tRPC pod /trpc/."));
+  }
+
+  const match = routes.matchRest(method, pathname);
+  const route: RouteInfo | null = match && "route" in match ? match.route : null;
+  ex.label = route?.label ?? `${method} unmatched`;
+  ex.gate = await runGate(services, req, res, { group: route?.group, requireAuth: true, free: route?.free });
+  if (ex.gate.error) return writeError(ex, ex.gate.error);
+  if (!route) {
+    if (match && "allowed" in match) {
+      res.setHeader("Allow", match.allowed.join(", "));
+      return writeError(ex, new ApiError("method_not_allowed", `Metoda ${method} nije podržana na ${pathname}.`, { allowed: match.allowed }));
+    }
+    return writeError(ex, new ApiError("not_found", `Ne postoji ruta ${method} ${pathname}.`));
+  }
+
+  const r = req as RequestWithContext;
+  if (method === "POST" || method === "PUT" || method === "PATCH") {
+    if (!isJsonContentType(req.headers["content-type"])) {
+      return writeError(ex, new ApiError("unsupported_media_type", "Tijelo zahtjeva mora biti JSON (Content-Type: application/json)."));
+    }
+    try {
+      r.body = await readJsonBody(req);
+    } catch (err) {
+      if (err instanceof ApiError) return writeError(ex, err);
+      throw err;
+    }
+    req.headers["content-type"] = "application/json";
+  } else if (route.group === "kpd") {
+    const tag = kpdEtag(services.kpd.version, url);
+    res.setHeader("ETag", tag);
+    res.setHeader("Cache-Control", "private, max-age=3600");
+    if (etagMatches(req.headers["if-none-match"], tag)) {
+      res.statusCode = 304;
+      return void res.end();
+    }
+  }
+
+  r.fiskal = context(ex);
+  rewriteErrorBodies(res);
+  await restHandler(req, res);
+}
+
+async function handleTrpc(ex: Exchange, path: string) {
+  const { req, res, services } = ex;
+  const route = routes.byProcedure(path);
+  ex.label = route?.label ?? "trpc unmatched";
+  ex.gate = await runGate(services, req, res, { group: route?.group, requireAuth: true, free: route?.free });
+  const ctx = context(ex);
+  await nodeHTTPRequestHandler({
+    router: appRouter,
+    req,
+    res,
+    path,
+    allowBatching: false,
+    maxBodySize: MAX_BODY_BYTES,
+    createContext: () => ctx,
+  });
+}
+
+function context(ex: Exchange): Context {
+  return {
+    services: ex.services,
+    req: ex.req,
+    res: ex.res,
+    requestId: ex.requestId,
+    principal: ex.gate?.error ? null : (ex.gate?.principal ?? null),
+    gateError: ex.gate?.error ?? null,
+  };
+}
+
+function etagMatches(header: string | undefined, tag: string): boolean {
+  if (!header) return false;
+  return header.split(",").some((t) => t.trim() === tag || t.trim() === "*");
+}
+
+/** trpc-to-openapi writes `{message, code, data…}`; REST clients get the common envelope instead. */
+function rewriteErrorBodies(res: ServerResponse) {
+  const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => ServerResponse;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    if (res.statusCode >= 400 && typeof chunk === "string") {
+      try {
+        const shape = JSON.parse(chunk) as { data?: { code?: string; message?: string; doc_url?: string; details?: unknown } };
+        const d = shape.data;
+        if (d?.code && d.message && d.doc_url) {
+          const error: ErrorEnvelope["error"] = { code: d.code as ErrorEnvelope["error"]["code"], message: d.message, doc_url: d.doc_url };
+          if (d.details !== undefined) error.details = d.details;
+          chunk = JSON.stringify({ error });
+        }
+      } catch {
+        // Not JSON: leave untouched.
+      }
+    }
+    return end(chunk, ...rest);
+  }) as ServerResponse["end"];
+}
+
+export function writeError(ex: Pick<Exchange, "res" | "services">, err: ApiError) {
+  const { res } = ex;
+  for (const [k, v] of Object.entries(err.headers ?? {})) res.setHeader(k, v);
+  writeJson(res, err.status, envelope(ex.services.portalUrl, err.code, err.message, err.details));
+}
+
+function writeJson(res: ServerResponse, status: number, body: unknown) {
+  res.statusCode = status;
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.end(JSON.stringify(body));
+}
+
+async function readiness(ex: Exchange) {
+  const { services, res } = ex;
+  const checks: Record<string, string> = {};
+  try {
+    await services.db.$queryRawUnsafe("SELECT 1");
+    checks.database = "ok";
+  } catch (err) {
+    checks.database = `error: ${(err as Error).message}`;
+  }
+  checks.limiter = services.limiter.fallbackActive() ? "degraded (local fallback)" : `ok (${services.limiter.store})`;
+  const ok = checks.database === "ok";
+  writeJson(res, ok ? 200 : 503, { status: ok ? "ready" : "not_ready", checks });
+}
+
+function finish(ex: Exchange) {
+  const { services, res, gate } = ex;
+  const durationMs = performance.now() - ex.started;
+  services.metrics.httpRequests.inc({ route: ex.label, status: String(res.statusCode) });
+  services.metrics.httpDuration.observe({ route: ex.label }, durationMs / 1000);
+  const principal = gate?.principal;
+  if (principal) {
+    services.meter.record({
+      accountId: principal.accountId,
+      apiKeyId: principal.apiKeyId,
+      requestId: ex.requestId,
+      method: ex.req.method ?? "GET",
+      endpoint: ex.label,
+      status: res.statusCode,
+      durationMs,
+      refused: res.statusCode === 429,
+      at: new Date(),
+    });
+  }
+  if (res.statusCode >= 500) services.log.error({ requestId: ex.requestId, route: ex.label, status: res.statusCode }, "request failed");
+  else if (services.log.isLevelEnabled("debug")) {
+    services.log.debug({ requestId: ex.requestId, route: ex.label, status: res.statusCode, ms: Math.round(durationMs * 100) / 100 }, "request");
+  }
+}

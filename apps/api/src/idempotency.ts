@@ -1,0 +1,84 @@
+// Idempotency-Key for POSTs: a retry with the same key and body replays the stored response and
+// never runs the operation twice; the same key with another body is a 409.
+import { createHash } from "node:crypto";
+import { Prisma } from "@fiskal/db";
+import { ApiError } from "./errors.ts";
+import type { Context, Principal } from "./trpc.ts";
+
+const TTL_MS = 24 * 60 * 60 * 1000;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export function canonicalHash(value: unknown): string {
+  return createHash("sha256").update(canonicalJson(value)).digest("hex");
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object" && !(value instanceof Date)) {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export async function withIdempotency<T>(
+  ctx: Context & { principal: Principal },
+  endpoint: string,
+  input: unknown,
+  run: () => Promise<T>,
+): Promise<T> {
+  const header = ctx.req.headers["idempotency-key"];
+  const key = Array.isArray(header) ? header[0] : header;
+  if (key === undefined) return run();
+  if (!KEY_PATTERN.test(key)) {
+    throw new ApiError("validation_error", "Idempotency-Key mora imati 1–255 vidljivih ASCII znakova.").toTRPC();
+  }
+  const { db } = ctx.services;
+  const accountId = ctx.principal.accountId;
+  const requestHash = canonicalHash(input);
+
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await db.idempotencyRecord.create({
+        data: { accountId, key, endpoint, requestHash, state: "pending", expiresAt: new Date(Date.now() + TTL_MS) },
+      });
+      break;
+    } catch (err) {
+      if (!(err instanceof Prisma.PrismaClientKnownRequestError) || err.code !== "P2002") throw err;
+      const existing = await db.idempotencyRecord.findUnique({ where: { accountId_key: { accountId, key } } });
+      if (!existing) continue;
+      if (existing.expiresAt.getTime() <= Date.now()) {
+        await db.idempotencyRecord.deleteMany({ where: { id: existing.id, expiresAt: existing.expiresAt } });
+        continue;
+      }
+      if (existing.endpoint !== endpoint || existing.requestHash !== requestHash) {
+        throw new ApiError(
+          "idempotency_conflict",
+          "Idempotency-Key je već upotrijebljen za drugačiji zahtjev. Za novi zahtjev pošaljite novi ključ.",
+        ).toTRPC();
+      }
+      if (existing.state !== "done") {
+        throw new ApiError("idempotency_conflict", "Izvorni zahtjev s ovim Idempotency-Key još se obrađuje; ponovite za trenutak.").toTRPC();
+      }
+      ctx.res.setHeader("Idempotent-Replayed", "true");
+      return existing.response as T;
+    }
+  }
+
+  let result: T;
+  try {
+    result = await run();
+  } catch (err) {
+    // The operation did not complete, so a retry with the same key must be allowed to run it.
+    await db.idempotencyRecord.deleteMany({ where: { accountId, key, state: "pending" } });
+    throw err;
+  }
+  // If this write fails the record stays "pending": retries get a 409 instead of a second execution.
+  await db.idempotencyRecord.update({
+    where: { accountId_key: { accountId, key } },
+    data: { state: "done", status: 200, response: result as Prisma.InputJsonValue },
+  });
+  return result;
+}

@@ -1,0 +1,43 @@
+// Starts the API from the environment. Without DATABASE_URL it runs on the embedded database.
+import pino from "pino";
+import { migrate, startEmbeddedPostgres } from "@fiskal/db";
+import path from "node:path";
+import { loadEnv } from "./env.ts";
+import { startApi } from "./app.ts";
+
+const env = loadEnv();
+const log = pino({ level: env.LOG_LEVEL, base: { service: "fiskal-api" }, redact: ["req.headers.authorization", "authorization"] });
+
+let databaseUrl = env.DATABASE_URL;
+let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>> | null = null;
+if (!databaseUrl) {
+  embedded = await startEmbeddedPostgres({ dataDir: path.join(env.FISKAL_DATA_DIR, "pglite"), port: 0 });
+  databaseUrl = embedded.url;
+  log.warn({ dataDir: env.FISKAL_DATA_DIR }, "DATABASE_URL is not set: using the embedded database");
+}
+await migrate(databaseUrl);
+
+const api = await startApi({
+  databaseUrl,
+  store: env.store,
+  portalUrl: env.PORTAL_URL,
+  apiUrl: env.API_URL,
+  host: env.HOST,
+  port: env.PORT,
+  trustProxy: env.TRUST_PROXY,
+  authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
+  logger: log,
+});
+log.info({ url: api.url, store: env.store.kind }, "Fiskal API listening");
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutting down");
+    await api.close();
+    await embedded?.close();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,18 @@
+// GET /v1/kpd/{code} — one KPD 2025 code with its ancestors.
+import { z } from "zod";
+import { ApiError } from "../../errors.ts";
+import { apiKeyProcedure } from "../../trpc.ts";
+import { KpdCodeSchema, toKpdCode } from "./schemas.ts";
+
+export const getKpd = apiKeyProcedure
+  .meta({
+    group: "kpd",
+    openapi: { method: "GET", path: "/v1/kpd/{code}", tags: ["kpd"], summary: "Look up a KPD 2025 code", protect: true },
+  })
+  .input(z.object({ code: z.string().min(1).max(16).describe("e.g. 62.10.11, 62.10, 62 or J") }))
+  .output(KpdCodeSchema)
+  .query(({ input, ctx }) => {
+    const entry = ctx.services.kpd.get(decodeURIComponent(input.code));
+    if (!entry) throw new ApiError("not_found", `KPD šifra ${input.code} ne postoji u klasifikaciji KPD 2025.`).toTRPC();
+    return toKpdCode(entry);
+  });

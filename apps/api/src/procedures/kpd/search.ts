@@ -1,0 +1,27 @@
+// GET /v1/kpd/search — ranked, diacritic-insensitive search over names and codes.
+import { z } from "zod";
+import { apiKeyProcedure } from "../../trpc.ts";
+import { KpdCodeSchema, toKpdCode } from "./schemas.ts";
+
+export const searchKpd = apiKeyProcedure
+  .meta({
+    group: "kpd",
+    openapi: { method: "GET", path: "/v1/kpd/search", tags: ["kpd"], summary: "Search KPD 2025 codes", protect: true },
+  })
+  .input(
+    z.object({
+      q: z.string().trim().min(1).max(200).describe("Words or a code prefix; diacritics optional (psenica finds Pšenica)."),
+      limit: z.coerce.number().int().min(1).max(100).default(20),
+      level: z.coerce.number().int().min(0).max(5).optional().describe("Only codes of this level (5 = subcategory, used on invoice lines)."),
+      section: z.string().regex(/^[A-Va-v]$/).optional(),
+    }),
+  )
+  .output(z.object({ query: z.string(), total: z.number().int(), results: z.array(KpdCodeSchema.extend({ score: z.number() })) }))
+  .query(({ input, ctx }) => {
+    const hits = ctx.services.kpd.search(input.q, {
+      limit: input.limit,
+      level: input.level,
+      section: input.section?.toUpperCase(),
+    });
+    return { query: input.q, total: hits.length, results: hits.map((h) => ({ ...toKpdCode(h.entry), score: h.score })) };
+  });

@@ -1,0 +1,32 @@
+// The dependencies every procedure and the HTTP layer share, built once per process.
+import type { Db } from "@fiskal/db";
+import type { Intermediary, KpdIndex, TaxAuthority } from "@fiskal/fiscal";
+import type { RateLimiter } from "@fiskal/limits";
+import type { Meter } from "@fiskal/usage";
+import type { Logger } from "pino";
+import type { Metrics } from "./metrics.ts";
+import type { Authenticator } from "./auth.ts";
+
+export interface WarningObserver {
+  observe(input: {
+    accountId: string;
+    plan: string;
+    limitsVersion: number;
+    day: { limit: number; remaining: number; reset: number };
+  }): void;
+}
+
+export interface Services {
+  db: Db;
+  kpd: KpdIndex;
+  taxAuthority: TaxAuthority;
+  intermediary: Intermediary;
+  limiter: RateLimiter;
+  meter: Meter;
+  auth: Authenticator;
+  metrics: Metrics;
+  log: Logger;
+  warnings: WarningObserver | null;
+  portalUrl: string;
+  trustProxy: boolean;
+}
