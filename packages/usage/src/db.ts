@@ -1,0 +1,1 @@
+export type { Db } from "@fiskal/db";
