@@ -1,0 +1,143 @@
+/**
+ * Fail-open: a private redis-server on a free port is killed and restarted (the shared Redis is
+ * never touched); decisions keep coming from the local limiter and return to Redis when it is back.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import net from "node:net";
+import { afterAll, describe, expect, it } from "vitest";
+import { createRateLimiter } from "./limiter.ts";
+import type { Limits } from "./policy.ts";
+import type { RateLimitEvent } from "./types.ts";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const port = (server.address() as net.AddressInfo).port;
+  server.close();
+  await once(server, "close");
+  return port;
+}
+
+async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+
+const children = new Set<ChildProcess>();
+
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--loglevel", "warning"],
+    { stdio: "ignore" },
+  );
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  await waitFor(() => accepts(port), 5_000, `redis-server on port ${port}`);
+  return child;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, "exit");
+  child.kill("SIGKILL");
+  await exited;
+}
+
+afterAll(async () => {
+  for (const child of children) await stop(child);
+});
+
+const limits: Limits = { burst: 2, perMinute: 100, perDay: 1_000 };
+
+describe("fallback when Redis fails", () => {
+  it("keeps deciding locally (degraded) while Redis is down and returns to Redis when it is back", async () => {
+    const port = await freePort();
+    let redis = await startRedis(port);
+    const events: RateLimitEvent[] = [];
+    const rl = createRateLimiter({
+      store: { kind: "redis", url: `redis://127.0.0.1:${port}` },
+      prefix: "fiskal-test:fallback",
+      redisTimeoutMs: 100,
+      probeIntervalMs: 50,
+      onEvent: (e) => events.push(e),
+    });
+    try {
+      const first = await rl.decide({ identity: "acct:a", limits });
+      expect(first).toMatchObject({ allowed: true, degraded: false });
+
+      await stop(redis);
+      const started = Date.now();
+      const during = await rl.decide({ identity: "acct:a", limits });
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(during).toMatchObject({ allowed: true, degraded: true });
+      expect(rl.fallbackActive()).toBe(true);
+      const fallback = events.filter((e) => e.type === "fallback");
+      expect(fallback).toHaveLength(1);
+      expect(fallback[0]!.reason).toBeTruthy();
+
+      // the local limiter still limits: burst of 2 on a fresh local count
+      const local = await Promise.all([1, 2, 3].map(() => rl.decide({ identity: "acct:b", limits })));
+      expect(local.map((d) => [d.allowed, d.degraded])).toEqual([
+        [true, true],
+        [true, true],
+        [false, true],
+      ]);
+      expect(local[2]!.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect((await rl.peek({ identity: "acct:b", limits }))[0]!.remaining).toBe(0);
+
+      redis = await startRedis(port);
+      await waitFor(() => events.some((e) => e.type === "recovered"), 5_000, "the recovered event");
+      expect(rl.fallbackActive()).toBe(false);
+      const after = await rl.decide({ identity: "acct:c", limits });
+      expect(after).toMatchObject({ allowed: true, degraded: false });
+      // counted in Redis again: the restarted server (no persistence) saw only this request
+      expect((await rl.peek({ identity: "acct:c", limits }))[0]!.remaining).toBe(1);
+      expect(events.filter((e) => e.type === "fallback")).toHaveLength(1);
+    } finally {
+      await rl.close();
+      await stop(redis);
+    }
+  });
+
+  it("answers degraded when nothing listens on the Redis port from the start", async () => {
+    const port = await freePort();
+    const events: RateLimitEvent[] = [];
+    const rl = createRateLimiter({
+      store: { kind: "redis", url: `redis://127.0.0.1:${port}` },
+      prefix: "fiskal-test:fallback",
+      redisTimeoutMs: 50,
+      onEvent: (e) => events.push(e),
+    });
+    try {
+      const started = Date.now();
+      const decisions = await Promise.all([1, 2, 3].map(() => rl.decide({ identity: "acct:x", limits })));
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(decisions.map((d) => [d.allowed, d.degraded])).toEqual([
+        [true, true],
+        [true, true],
+        [false, true],
+      ]);
+      expect(events.filter((e) => e.type === "fallback")).toHaveLength(1);
+      expect(events.filter((e) => e.type === "decision").every((e) => e.degraded)).toBe(true);
+    } finally {
+      await rl.close();
+    }
+  });
+});

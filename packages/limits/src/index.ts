@@ -1,0 +1,24 @@
+export {
+  ANONYMOUS_LIMITS,
+  ENDPOINT_GROUPS,
+  ENDPOINT_LIMITS,
+  InvalidLimitsError,
+  PLANS,
+  assertLimits,
+  limitsFor,
+  type AccountLimitsInput,
+  type EndpointGroup,
+  type Limits,
+  type PlanName,
+} from "./policy.ts";
+export type {
+  DecideInput,
+  Decision,
+  RateLimitEvent,
+  RateLimiter,
+  StoreConfig,
+  WindowName,
+  WindowState,
+} from "./types.ts";
+export { createRateLimiter, type RateLimiterOptions } from "./limiter.ts";
+export { rateLimitExceededBody, rateLimitHeaders, sekundi, type RateLimitExceededBody } from "./headers.ts";

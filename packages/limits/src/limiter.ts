@@ -1,0 +1,179 @@
+/**
+ * createRateLimiter: the Engine on the configured store, failing open to a per-instance in-memory
+ * Engine while Redis is unreachable, probing it in the background and returning when it answers.
+ */
+import { Redis } from "@upstash/redis";
+import { Engine, type Guard } from "./engine.ts";
+import { createIORedisRequester, type IORedisRequester } from "./ioredis-requester.ts";
+import { createMemoryRequester } from "./memory-requester.ts";
+import { ENDPOINT_LIMITS, assertLimits, InvalidLimitsError } from "./policy.ts";
+import type { Decision, DecideInput, RateLimitEvent, RateLimiter, StoreConfig, WindowState } from "./types.ts";
+
+export interface RateLimiterOptions {
+  store: StoreConfig;
+  /** key prefix in Redis; give tests and tenants their own */
+  prefix?: string;
+  onEvent?: (e: RateLimitEvent) => void;
+  /** how long one Redis round trip may take before the local fallback decides (default 100 ms) */
+  redisTimeoutMs?: number;
+  /** how often Redis is probed while the fallback is active (default 1,000 ms) */
+  probeIntervalMs?: number;
+}
+
+const DEFAULT_PREFIX = "fiskal:rl";
+
+function assertInput(input: DecideInput): void {
+  if (typeof input?.identity !== "string" || input.identity.length === 0 || input.identity.length > 256) {
+    throw new InvalidLimitsError("identity must be a non-empty string of at most 256 characters");
+  }
+  assertLimits(input.limits);
+  if (input.endpoint !== undefined && !Object.hasOwn(ENDPOINT_LIMITS, input.endpoint)) {
+    throw new InvalidLimitsError(`unknown endpoint group ${String(input.endpoint)}`);
+  }
+}
+
+const passThrough: Guard = (p) => p;
+
+function timeoutGuard(ms: number): Guard {
+  return <T>(p: Promise<T>): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
+    });
+    return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+  };
+}
+
+export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
+  const prefix = opts.prefix ?? DEFAULT_PREFIX;
+  if (prefix.length === 0) throw new InvalidLimitsError("prefix must not be empty");
+  const timeoutMs = opts.redisTimeoutMs ?? 100;
+  const probeIntervalMs = opts.probeIntervalMs ?? 1_000;
+  const store = opts.store;
+
+  const emit = (e: RateLimitEvent): void => {
+    try {
+      opts.onEvent?.(e);
+    } catch {
+      // a failing listener must not change a decision
+    }
+  };
+
+  if (store.kind === "memory") {
+    const engine = new Engine(new Redis(createMemoryRequester()), prefix);
+    return {
+      store: "memory",
+      fallbackActive: () => false,
+      peek: async (input) => {
+        assertInput(input);
+        return engine.peek(input, passThrough);
+      },
+      decide: async (input) => {
+        assertInput(input);
+        const started = performance.now();
+        const { decision, roundTrips } = await engine.decide(input, passThrough);
+        emitDecision(emit, decision, started, roundTrips);
+        return decision;
+      },
+      close: async () => {},
+    };
+  }
+
+  let requester: IORedisRequester | undefined;
+  let redis: Redis;
+  if (store.kind === "redis") {
+    requester = createIORedisRequester(store.url, timeoutMs);
+    redis = new Redis(requester);
+  } else {
+    redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false, retry: false });
+  }
+  const primary = new Engine(redis, prefix);
+  const guard = timeoutGuard(timeoutMs);
+  let local: Engine | undefined;
+  const fallbackEngine = (): Engine => (local ??= new Engine(new Redis(createMemoryRequester()), prefix));
+
+  let degraded = false;
+  let probe: NodeJS.Timeout | undefined;
+  let probing = false;
+  let closed = false;
+  // the first decision waits (briefly) for the initial connection instead of failing over at once
+  let startup: Promise<void> | undefined = requester?.ready(Math.max(1_000, timeoutMs));
+  startup?.catch(() => {});
+
+  const enterFallback = (err: unknown): void => {
+    if (degraded || closed) return;
+    degraded = true;
+    emit({ type: "fallback", reason: err instanceof Error ? err.message : String(err) });
+    probe = setInterval(() => {
+      if (probing) return;
+      probing = true;
+      guard(redis.ping())
+        .then(() => {
+          if (!degraded || closed) return;
+          degraded = false;
+          clearInterval(probe);
+          probe = undefined;
+          emit({ type: "recovered" });
+        })
+        .catch(() => {})
+        .finally(() => {
+          probing = false;
+        });
+    }, probeIntervalMs);
+    probe.unref();
+  };
+
+  const onPrimary = async <T>(run: (engine: Engine, g: Guard) => Promise<T>): Promise<T | undefined> => {
+    if (degraded) return undefined;
+    try {
+      if (startup) {
+        await startup;
+        startup = undefined;
+      }
+      return await run(primary, guard);
+    } catch (err) {
+      startup = undefined;
+      enterFallback(err);
+      return undefined;
+    }
+  };
+
+  return {
+    store: store.kind,
+    fallbackActive: () => degraded,
+    peek: async (input): Promise<WindowState[]> => {
+      assertInput(input);
+      const windows = await onPrimary((engine, g) => engine.peek(input, g));
+      return windows ?? fallbackEngine().peek(input, passThrough);
+    },
+    decide: async (input): Promise<Decision> => {
+      assertInput(input);
+      const started = performance.now();
+      const result = await onPrimary((engine, g) => engine.decide(input, g));
+      if (result) {
+        emitDecision(emit, result.decision, started, result.roundTrips);
+        return result.decision;
+      }
+      const { decision } = await fallbackEngine().decide(input, passThrough);
+      decision.degraded = true;
+      emitDecision(emit, decision, started, 0);
+      return decision;
+    },
+    close: async () => {
+      closed = true;
+      if (probe) clearInterval(probe);
+      await requester?.close();
+    },
+  };
+}
+
+function emitDecision(emit: (e: RateLimitEvent) => void, d: Decision, started: number, roundTrips: number): void {
+  emit({
+    type: "decision",
+    allowed: d.allowed,
+    degraded: d.degraded,
+    window: d.binding.name,
+    durationMs: performance.now() - started,
+    roundTrips,
+  });
+}

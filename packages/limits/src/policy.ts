@@ -1,0 +1,84 @@
+/** Plans, endpoint groups and the limits they grant (DESIGN §4). */
+
+export type PlanName = "SANDBOX" | "STARTER" | "BUSINESS" | "ENTERPRISE";
+
+export interface Limits {
+  /** requests per second (sliding 1 s) */
+  burst: number;
+  /** requests per minute (sliding 60 s) */
+  perMinute: number;
+  /** requests per calendar day, UTC */
+  perDay: number;
+}
+
+export const PLANS = {
+  SANDBOX: { burst: 10, perMinute: 60, perDay: 10_000 },
+  STARTER: { burst: 20, perMinute: 120, perDay: 50_000 },
+  BUSINESS: { burst: 50, perMinute: 300, perDay: 200_000 },
+} as const satisfies Record<Exclude<PlanName, "ENTERPRISE">, Limits>;
+
+export type EndpointGroup = "fiscalize" | "einvoice" | "kpd" | "oib";
+
+/** Dedicated per-minute limits, shared by every endpoint of a group. */
+export const ENDPOINT_LIMITS = {
+  fiscalize: { perMinute: 30, label: "POST /v1/invoices/fiscalize" },
+  einvoice: { perMinute: 60, label: "POST /v1/einvoices/send" },
+  kpd: { perMinute: 300, label: "GET /v1/kpd/*" },
+  oib: { perMinute: 300, label: "POST /v1/validate/oib*" },
+} as const satisfies Record<EndpointGroup, { perMinute: number; label: string }>;
+
+export const ENDPOINT_GROUPS = Object.keys(ENDPOINT_LIMITS) as EndpointGroup[];
+
+/**
+ * Unauthenticated requests, counted per client IP. Low enough that guessing keys is slow
+ * (30 tries a minute, 1,000 a day per address), high enough for a person fixing a typo in a key.
+ */
+export const ANONYMOUS_LIMITS = { burst: 5, perMinute: 30, perDay: 1_000 } as const satisfies Limits;
+
+export class InvalidLimitsError extends Error {
+  override name = "InvalidLimitsError";
+}
+
+function isPositiveInt(n: unknown): n is number {
+  return typeof n === "number" && Number.isSafeInteger(n) && n > 0;
+}
+
+/** Throws InvalidLimitsError unless every field is a positive safe integer. */
+export function assertLimits(limits: Limits): void {
+  if (limits === null || typeof limits !== "object") {
+    throw new InvalidLimitsError("limits must be an object with burst, perMinute and perDay");
+  }
+  for (const field of ["burst", "perMinute", "perDay"] as const) {
+    if (!isPositiveInt(limits[field])) {
+      throw new InvalidLimitsError(`limits.${field} must be a positive integer, got ${String(limits[field])}`);
+    }
+  }
+}
+
+export interface AccountLimitsInput {
+  plan: PlanName;
+  customPerMinute?: number | null;
+  customPerDay?: number | null;
+  customBurst?: number | null;
+}
+
+/** The limits an account is judged by. ENTERPRISE needs all three custom values set by an operator. */
+export function limitsFor(account: AccountLimitsInput): Limits {
+  if (account.plan === "ENTERPRISE") {
+    const custom = {
+      customBurst: account.customBurst,
+      customPerMinute: account.customPerMinute,
+      customPerDay: account.customPerDay,
+    };
+    const missing = (Object.keys(custom) as (keyof typeof custom)[]).filter((k) => !isPositiveInt(custom[k]));
+    if (missing.length > 0) {
+      throw new InvalidLimitsError(
+        `ENTERPRISE account needs positive integer custom limits; missing or invalid: ${missing.join(", ")}`,
+      );
+    }
+    return { burst: custom.customBurst!, perMinute: custom.customPerMinute!, perDay: custom.customPerDay! };
+  }
+  const plan = PLANS[account.plan];
+  if (!plan) throw new InvalidLimitsError(`unknown plan ${String(account.plan)}`);
+  return { ...plan };
+}
