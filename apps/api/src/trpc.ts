@@ -59,8 +59,13 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /** Every v1 procedure: the gate in the HTTP layer has authenticated and rate-limited the call. */
-export const apiKeyProcedure = t.procedure.use(({ ctx, next }) => {
+export const apiKeyProcedure = t.procedure.use(async ({ ctx, next }) => {
   if (ctx.gateError) throw ctx.gateError.toTRPC();
   if (!ctx.principal) throw new ApiError("unauthorized", "Nedostaje API ključ.").toTRPC();
-  return next({ ctx: { ...ctx, principal: ctx.principal } });
+  const result = await next({ ctx: { ...ctx, principal: ctx.principal } });
+  // Errors may carry response headers (e.g. Retry-After on upstream_unavailable) on both surfaces.
+  if (!result.ok && result.error.cause instanceof ApiError && result.error.cause.headers) {
+    for (const [name, value] of Object.entries(result.error.cause.headers)) ctx.res.setHeader(name, value);
+  }
+  return result;
 });
