@@ -1,0 +1,58 @@
+"use client";
+import { signIn } from "next-auth/react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { Alert } from "~/components/Alert";
+
+export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    setPending(true);
+    setError(null);
+    try {
+      const res = await signIn("credentials", {
+        email: String(form.get("email") ?? ""),
+        password: String(form.get("password") ?? ""),
+        redirect: false,
+      });
+      if (!res || res.error) {
+        setError(res?.error && res.error !== "CredentialsSignin" ? res.error : "Neispravan e-mail ili lozinka.");
+        setPending(false);
+        return;
+      }
+      router.replace(callbackUrl);
+      router.refresh();
+    } catch {
+      setError("Poslužitelj nije dostupan. Pokušajte ponovno.");
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate={false} data-testid="login-form" aria-describedby={error ? "login-error" : undefined}>
+      {error ? (
+        <div id="login-error">
+          <Alert kind="error" testId="login-error">
+            {error}
+          </Alert>
+        </div>
+      ) : null}
+      <div className="field">
+        <label htmlFor="login-email">E-mail</label>
+        <input id="login-email" name="email" type="email" autoComplete="email" required data-testid="login-email" />
+      </div>
+      <div className="field">
+        <label htmlFor="login-password">Lozinka</label>
+        <input id="login-password" name="password" type="password" autoComplete="current-password" required data-testid="login-password" />
+      </div>
+      <button className="btn block" type="submit" disabled={pending} data-testid="login-submit">
+        {pending ? "Prijava u tijeku…" : "Prijavi se"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,26 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { currentSessionOrNull } from "~/server/session";
+import { LoginForm } from "./LoginForm";
+
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Prijava" };
+
+export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; registered?: string }> }) {
+  if (await currentSessionOrNull()) redirect("/dashboard");
+  const params = await searchParams;
+  // Only same-site paths are followed after sign-in.
+  const callbackUrl = params.callbackUrl?.startsWith("/") && !params.callbackUrl.startsWith("//") ? params.callbackUrl : "/dashboard";
+  return (
+    <>
+      <h1>Prijava</h1>
+      <p className="sub">Prijavite se za pregled potrošnje, API ključeva i paketa.</p>
+      <LoginForm callbackUrl={callbackUrl} />
+      <p className="auth-foot">
+        Nemate račun? <Link href="/signup">Registrirajte se</Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,154 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { Alert } from "~/components/Alert";
+import { formatDateTime, PLAN_LABELS, UPGRADE_STATUS_LABELS } from "~/lib/format";
+import { errorMessage, trpc } from "~/lib/trpc-client";
+import { LimitsFields, readLimits } from "./LimitsFields";
+
+type Req = {
+  id: string;
+  account: { id: string; name: string; plan: string };
+  requestedPlan: string;
+  status: string;
+  expectedVolume: string | null;
+  message: string | null;
+  requestedBy: string | null;
+  decidedBy: string | null;
+  decisionNote: string | null;
+  createdAt: string;
+  decidedAt: string | null;
+};
+
+export function RequestsPanel({ pending, decided }: { pending: Req[]; decided: Req[] }) {
+  const router = useRouter();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+
+  async function decide(e: React.FormEvent<HTMLFormElement>, r: Req) {
+    e.preventDefault();
+    const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const action = submitter?.value === "reject" ? "reject" : "approve";
+    const form = new FormData(e.currentTarget);
+    const note = String(form.get("note") ?? "") || undefined;
+    setBusy(r.id);
+    setMessage(null);
+    try {
+      const result =
+        action === "reject"
+          ? await trpc.admin.reject.mutate({ requestId: r.id, note })
+          : await trpc.admin.approve.mutate({
+              requestId: r.id,
+              note,
+              custom: r.requestedPlan === "ENTERPRISE" ? readLimits(form) : undefined,
+            });
+      setMessage(
+        result.ok
+          ? { kind: "ok", text: `${action === "reject" ? "Odbijen" : "Odobren"} zahtjev računa ${r.account.name} (${PLAN_LABELS[r.requestedPlan]}).` }
+          : { kind: "error", text: result.message },
+      );
+      router.refresh();
+    } catch (err) {
+      setMessage({ kind: "error", text: errorMessage(err) });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <>
+      {message ? <Alert kind={message.kind} testId="admin-message">{message.text}</Alert> : null}
+      <section className="card section" aria-labelledby="pending-title">
+        <div className="card-head">
+          <h2 id="pending-title">Zahtjevi na čekanju</h2>
+          <span className="hint" data-testid="pending-count">{pending.length}</span>
+        </div>
+        {pending.length === 0 ? (
+          <div className="empty" data-testid="pending-empty">
+            <strong>Nema zahtjeva na čekanju</strong>
+            Novi zahtjevi kupaca za veći paket pojavit će se ovdje.
+          </div>
+        ) : (
+          pending.map((r) => (
+            <form
+              key={r.id}
+              onSubmit={(e) => decide(e, r)}
+              className="card"
+              style={{ boxShadow: "none", background: "var(--surface-2)", marginTop: 12 }}
+              data-testid="pending-request-row"
+              data-account={r.account.name}
+            >
+              <div className="card-head" style={{ marginBottom: 8 }}>
+                <h3 style={{ margin: 0 }}>
+                  {r.account.name}: {PLAN_LABELS[r.account.plan]} → <span style={{ color: "var(--primary)" }}>{PLAN_LABELS[r.requestedPlan]}</span>
+                </h3>
+                <span className="hint">
+                  {r.requestedBy ?? "nepoznat korisnik"} · {formatDateTime(r.createdAt)}
+                </span>
+              </div>
+              {r.expectedVolume ? (
+                <p style={{ margin: "0 0 4px" }}>
+                  <strong>Očekivani volumen:</strong> {r.expectedVolume}
+                </p>
+              ) : null}
+              {r.message ? <p style={{ color: "var(--muted)", whiteSpace: "pre-wrap" }}>{r.message}</p> : null}
+              {r.requestedPlan === "ENTERPRISE" ? <LimitsFields idPrefix={`req-${r.id}`} /> : null}
+              <div className="inline-form" style={{ marginTop: 12 }}>
+                <div className="field">
+                  <label htmlFor={`note-${r.id}`}>Napomena kupcu (neobavezno)</label>
+                  <input id={`note-${r.id}`} name="note" maxLength={500} />
+                </div>
+                <button className="btn" type="submit" name="action" value="approve" disabled={busy !== null} data-testid="approve-request">
+                  {busy === r.id ? "Spremanje…" : "Odobri"}
+                </button>
+                <button className="btn ghost-danger" type="submit" name="action" value="reject" formNoValidate disabled={busy !== null} data-testid="reject-request">
+                  Odbij
+                </button>
+              </div>
+            </form>
+          ))
+        )}
+      </section>
+
+      <section className="card flush section" aria-labelledby="decided-title">
+        <div className="card-head">
+          <h2 id="decided-title">Nedavne odluke</h2>
+        </div>
+        {decided.length === 0 ? (
+          <div className="empty">
+            <strong>Još nema odluka</strong>
+          </div>
+        ) : (
+          <div className="table-wrap" style={{ marginTop: 12 }}>
+            <table className="data">
+              <thead>
+                <tr>
+                  <th>Račun</th>
+                  <th>Paket</th>
+                  <th>Stanje</th>
+                  <th>Odlučio</th>
+                  <th>Kada</th>
+                  <th>Napomena</th>
+                </tr>
+              </thead>
+              <tbody>
+                {decided.map((r) => (
+                  <tr key={r.id}>
+                    <td>{r.account.name}</td>
+                    <td>{PLAN_LABELS[r.requestedPlan]}</td>
+                    <td>
+                      <span className={r.status === "APPROVED" ? "badge ok" : "badge danger"}>{UPGRADE_STATUS_LABELS[r.status]}</span>
+                    </td>
+                    <td>{r.decidedBy ?? "—"}</td>
+                    <td style={{ whiteSpace: "nowrap" }}>{formatDateTime(r.decidedAt)}</td>
+                    <td>{r.decisionNote ?? "—"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}

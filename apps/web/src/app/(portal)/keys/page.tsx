@@ -1,0 +1,23 @@
+import type { Metadata } from "next";
+import { serverApi } from "~/server/api";
+import { KeysManager } from "./KeysManager";
+
+export const metadata: Metadata = { title: "API ključevi" };
+
+export default async function KeysPage() {
+  const api = await serverApi();
+  const [keys, me] = await Promise.all([api.keys.list(), api.account.me()]);
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>API ključevi</h1>
+          <p>
+            Svi ključevi računa dijele istu kvotu. Pošaljite ključ u zaglavlju <code>Authorization: Bearer &lt;ključ&gt;</code>.
+          </p>
+        </div>
+      </div>
+      <KeysManager initial={keys} sandbox={me.plan === "SANDBOX"} />
+    </>
+  );
+}

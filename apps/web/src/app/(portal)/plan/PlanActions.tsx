@@ -1,0 +1,111 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { Alert } from "~/components/Alert";
+import { formatDateTime, PLAN_LABELS } from "~/lib/format";
+import { errorMessage, trpc } from "~/lib/trpc-client";
+
+const ORDER = ["SANDBOX", "STARTER", "BUSINESS", "ENTERPRISE"];
+
+type Props = { plan: string; pending: { plan: string; createdAt: string } | null };
+
+export function PlanActions({ plan, pending }: Props) {
+  const router = useRouter();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+
+  async function run(key: string, action: () => Promise<{ ok: true } | { ok: false; message: string }>, success: string) {
+    setBusy(key);
+    setMessage(null);
+    try {
+      const r = await action();
+      setMessage(r.ok ? { kind: "ok", text: success } : { kind: "error", text: r.message });
+      if (r.ok) router.refresh();
+      return r.ok;
+    } catch (err) {
+      setMessage({ kind: "error", text: errorMessage(err) });
+      return false;
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function onEnterprise(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const formEl = e.currentTarget;
+    const form = new FormData(formEl);
+    const ok = await run(
+      "ENTERPRISE",
+      () => trpc.plan.contactEnterprise.mutate({ expectedVolume: String(form.get("volume") ?? ""), message: String(form.get("message") ?? "") }),
+      "Hvala! Vaš upit za Enterprise je zaprimljen; javit ćemo vam se s prijedlogom ograničenja.",
+    );
+    if (ok) formEl.reset();
+  }
+
+  const rank = ORDER.indexOf(plan);
+  const locked = Boolean(pending);
+
+  return (
+    <div className="grid two">
+      <section className="card" aria-labelledby="upgrade-title">
+        <div className="card-head">
+          <h2 id="upgrade-title">Veći paket</h2>
+        </div>
+        {message ? <Alert kind={message.kind} testId="plan-message">{message.text}</Alert> : null}
+        {pending ? (
+          <Alert kind="info" title="Zahtjev je na čekanju" testId="pending-request">
+            Zatražili ste paket {PLAN_LABELS[pending.plan]} ({formatDateTime(pending.createdAt)}). Operater ga obično obradi unutar jednog
+            radnog dana.
+          </Alert>
+        ) : null}
+        <p style={{ color: "var(--muted)" }}>Operater pregledava zahtjev; nova ograničenja vrijede od sljedećeg zahtjeva nakon odobrenja.</p>
+        <div className="row-actions">
+          {(["STARTER", "BUSINESS"] as const).map((p) => {
+            const notHigher = ORDER.indexOf(p) <= rank;
+            return (
+              <button
+                key={p}
+                type="button"
+                className={p === "BUSINESS" ? "btn" : "btn secondary"}
+                disabled={locked || notHigher || busy !== null}
+                data-testid={`upgrade-${p.toLowerCase()}`}
+                onClick={() => run(p, () => trpc.plan.requestUpgrade.mutate({ plan: p }), `Zahtjev za paket ${PLAN_LABELS[p]} je poslan.`)}
+                title={notHigher ? "Vaš paket je već jednak ili veći" : undefined}
+              >
+                {busy === p ? "Slanje…" : `Zatraži ${PLAN_LABELS[p]}`}
+              </button>
+            );
+          })}
+        </div>
+      </section>
+
+      <section className="card" aria-labelledby="enterprise-title">
+        <div className="card-head">
+          <h2 id="enterprise-title">Enterprise</h2>
+          <span className="hint">ograničenja po mjeri</span>
+        </div>
+        <form onSubmit={onEnterprise} data-testid="enterprise-form">
+          <div className="field">
+            <label htmlFor="ent-volume">Očekivani volumen</label>
+            <input id="ent-volume" name="volume" required maxLength={200} placeholder="npr. 2 milijuna zahtjeva mjesečno, vrhovi 800/min" disabled={locked} />
+          </div>
+          <div className="field">
+            <label htmlFor="ent-message">Poruka</label>
+            <textarea
+              id="ent-message"
+              name="message"
+              required
+              minLength={10}
+              maxLength={2000}
+              placeholder="Opišite svoj sustav, broj prodajnih mjesta i vršna opterećenja."
+              disabled={locked}
+            />
+          </div>
+          <button type="submit" className="btn secondary" disabled={locked || busy !== null} data-testid="enterprise-submit">
+            {busy === "ENTERPRISE" ? "Slanje…" : "Pošalji upit"}
+          </button>
+        </form>
+      </section>
+    </div>
+  );
+}

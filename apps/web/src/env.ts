@@ -1,0 +1,59 @@
+// The web app's configuration, read from the process environment once and validated.
+import { z } from "zod";
+
+const DEFAULT_PORTAL_URL = "http://127.0.0.1:3000";
+
+const schema = z
+  .object({
+    DATABASE_URL: z.string().min(1, "DATABASE_URL je obavezan"),
+    NEXTAUTH_SECRET: z.string().min(16, "NEXTAUTH_SECRET mora imati barem 16 znakova"),
+    NEXTAUTH_URL: z.url().optional(),
+    PORTAL_URL: z.url().optional(),
+    API_URL: z.url().default("http://127.0.0.1:3001"),
+    REDIS_URL: z.string().min(1).optional(),
+    UPSTASH_REDIS_REST_URL: z.url().optional(),
+    UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
+  })
+  .transform((e) => {
+    const portalUrl = (e.PORTAL_URL ?? e.NEXTAUTH_URL ?? DEFAULT_PORTAL_URL).replace(/\/+$/, "");
+    return {
+      databaseUrl: e.DATABASE_URL,
+      authSecret: e.NEXTAUTH_SECRET,
+      authUrl: e.NEXTAUTH_URL ?? portalUrl,
+      portalUrl,
+      apiUrl: e.API_URL.replace(/\/+$/, ""),
+      redisUrl: e.REDIS_URL,
+      upstash:
+        e.UPSTASH_REDIS_REST_URL && e.UPSTASH_REDIS_REST_TOKEN
+          ? { url: e.UPSTASH_REDIS_REST_URL, token: e.UPSTASH_REDIS_REST_TOKEN }
+          : undefined,
+    };
+  });
+
+export type Env = z.infer<typeof schema>;
+
+let cached: Env | undefined;
+
+/** Parsed lazily so that `next build` does not need runtime secrets. */
+export function env(): Env {
+  if (!cached) {
+    const parsed = schema.safeParse(process.env);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+      throw new Error(`Neispravna konfiguracija portala: ${problems}`);
+    }
+    cached = parsed.data;
+    // next-auth reads NEXTAUTH_URL itself when building callback URLs.
+    process.env.NEXTAUTH_URL ??= cached.authUrl;
+  }
+  return cached;
+}
+
+/** Portal URL without secrets, usable while rendering docs even when the database is not configured. */
+export function portalUrl(): string {
+  return (process.env.PORTAL_URL ?? process.env.NEXTAUTH_URL ?? DEFAULT_PORTAL_URL).replace(/\/+$/, "");
+}
+
+export function apiUrl(): string {
+  return (process.env.API_URL ?? "http://127.0.0.1:3001").replace(/\/+$/, "");
+}

@@ -1,0 +1,21 @@
+// The portal's tRPC router, served at /api/trpc.
+import { accountRouter } from "./routers/account";
+import { adminRouter } from "./routers/admin";
+import { authRouter } from "./routers/auth";
+import { keysRouter } from "./routers/keys";
+import { planRouter } from "./routers/plan";
+import { usageRouter } from "./routers/usage";
+import { createCallerFactory, createTRPCRouter } from "./trpc";
+
+export const appRouter = createTRPCRouter({
+  auth: authRouter,
+  account: accountRouter,
+  keys: keysRouter,
+  usage: usageRouter,
+  plan: planRouter,
+  admin: adminRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+export const createCaller = createCallerFactory(appRouter);

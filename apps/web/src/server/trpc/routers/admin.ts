@@ -1,0 +1,108 @@
+// Operator area: upgrade requests and custom Enterprise limits for any account.
+import { setPlan } from "@fiskal/db";
+import { limitsFor } from "@fiskal/limits";
+import type { TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import { operatorProcedure } from "../trpc";
+
+export const customLimitsInput = z.object({
+  burst: z.number("Unesite broj.").int("Unesite cijeli broj.").min(1, "Najmanje 1 zahtjev u sekundi.").max(100_000, "Najviše 100.000 u sekundi."),
+  perMinute: z.number("Unesite broj.").int("Unesite cijeli broj.").min(1, "Najmanje 1 zahtjev u minuti.").max(1_000_000, "Najviše 1.000.000 u minuti."),
+  perDay: z.number("Unesite broj.").int("Unesite cijeli broj.").min(1, "Najmanje 1 zahtjev dnevno.").max(1_000_000_000, "Najviše 1.000.000.000 dnevno."),
+});
+
+export type DecisionResult = { ok: true } | { ok: false; message: string };
+
+const ALREADY_DECIDED: DecisionResult = { ok: false, message: "Zahtjev je već obrađen ili ne postoji." };
+
+const note = z.string().trim().max(500, "Napomena može imati najviše 500 znakova.").optional();
+
+export const adminRouter = {
+  requests: operatorProcedure.query(async ({ ctx }) => {
+    const include = {
+      account: { select: { id: true, name: true, plan: true } },
+      requestedBy: { select: { email: true } },
+      decidedBy: { select: { email: true } },
+    } as const;
+    const [pending, decided] = await Promise.all([
+      ctx.db.upgradeRequest.findMany({ where: { status: "PENDING" }, orderBy: { createdAt: "asc" }, include }),
+      ctx.db.upgradeRequest.findMany({ where: { status: { not: "PENDING" } }, orderBy: { decidedAt: "desc" }, take: 15, include }),
+    ]);
+    const shape = (r: (typeof pending)[number]) => ({
+      id: r.id,
+      account: r.account,
+      requestedPlan: r.requestedPlan,
+      status: r.status,
+      expectedVolume: r.expectedVolume,
+      message: r.message,
+      requestedBy: r.requestedBy?.email ?? null,
+      decidedBy: r.decidedBy?.email ?? null,
+      decisionNote: r.decisionNote,
+      createdAt: r.createdAt.toISOString(),
+      decidedAt: r.decidedAt?.toISOString() ?? null,
+    });
+    return { pending: pending.map(shape), decided: decided.map(shape) };
+  }),
+
+  accounts: operatorProcedure
+    .input(z.object({ search: z.string().trim().max(120).optional() }))
+    .query(async ({ ctx, input }) => {
+      const q = input.search || undefined;
+      const accounts = await ctx.db.account.findMany({
+        where: q
+          ? { OR: [{ name: { contains: q, mode: "insensitive" } }, { users: { some: { email: { contains: q, mode: "insensitive" } } } }] }
+          : undefined,
+        orderBy: { createdAt: "desc" },
+        take: 50,
+        include: { users: { select: { email: true }, take: 3 } },
+      });
+      return accounts.map((a) => ({
+        id: a.id,
+        name: a.name,
+        plan: a.plan,
+        emails: a.users.map((u) => u.email),
+        limits: limitsFor(a),
+        createdAt: a.createdAt.toISOString(),
+      }));
+    }),
+
+  approve: operatorProcedure
+    .input(z.object({ requestId: z.uuid(), note, custom: customLimitsInput.optional() }))
+    .mutation(async ({ ctx, input }): Promise<DecisionResult> => {
+      const request = await ctx.db.upgradeRequest.findUnique({ where: { id: input.requestId } });
+      if (!request || request.status !== "PENDING") return ALREADY_DECIDED;
+      if (request.requestedPlan === "ENTERPRISE" && !input.custom) {
+        return { ok: false, message: "Za Enterprise paket unesite prilagođena ograničenja." };
+      }
+      // The conditional update lets exactly one of two concurrent decisions win.
+      const won = await ctx.db.upgradeRequest.updateMany({
+        where: { id: request.id, status: "PENDING" },
+        data: { status: "APPROVED", decidedById: ctx.user.id, decidedAt: new Date(), decisionNote: input.note || null },
+      });
+      if (won.count !== 1) return ALREADY_DECIDED;
+      await setPlan(ctx.db, request.accountId, request.requestedPlan, request.requestedPlan === "ENTERPRISE" ? input.custom : undefined);
+      return { ok: true };
+    }),
+
+  reject: operatorProcedure
+    .input(z.object({ requestId: z.uuid(), note }))
+    .mutation(async ({ ctx, input }): Promise<DecisionResult> => {
+      const won = await ctx.db.upgradeRequest.updateMany({
+        where: { id: input.requestId, status: "PENDING" },
+        data: { status: "REJECTED", decidedById: ctx.user.id, decidedAt: new Date(), decisionNote: input.note || null },
+      });
+      return won.count === 1 ? { ok: true } : ALREADY_DECIDED;
+    }),
+
+  setCustomLimits: operatorProcedure
+    .input(customLimitsInput.extend({ accountId: z.uuid() }))
+    .mutation(async ({ ctx, input }): Promise<DecisionResult> => {
+      const exists = await ctx.db.account.findUnique({ where: { id: input.accountId }, select: { id: true } });
+      if (!exists) return { ok: false, message: "Račun ne postoji." };
+      if (input.burst > input.perMinute || input.perMinute > input.perDay) {
+        return { ok: false, message: "Ograničenja moraju rasti: u sekundi ≤ u minuti ≤ dnevno." };
+      }
+      await setPlan(ctx.db, input.accountId, "ENTERPRISE", { burst: input.burst, perMinute: input.perMinute, perDay: input.perDay });
+      return { ok: true };
+    }),
+} satisfies TRPCRouterRecord;

@@ -1,0 +1,47 @@
+// Sign-up: a new user always gets a new account on the Sandbox plan.
+import { createAccount, hashPassword } from "@fiskal/db";
+import type { TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import { clientIp } from "~/lib/client-ip";
+import { checkSignUpAttempt, loginRefusedMessage } from "~/server/login-limits";
+import { publicProcedure } from "../trpc";
+
+export const signUpInput = z.object({
+  name: z.string().trim().max(100, "Ime može imati najviše 100 znakova.").optional(),
+  company: z.string().trim().min(2, "Unesite naziv tvrtke (barem 2 znaka).").max(120, "Naziv tvrtke može imati najviše 120 znakova."),
+  email: z.string().trim().toLowerCase().pipe(z.email("Unesite ispravnu e-mail adresu.")),
+  password: z
+    .string()
+    .min(10, "Lozinka mora imati barem 10 znakova.")
+    .max(200, "Lozinka može imati najviše 200 znakova."),
+});
+
+export type SignUpResult = { ok: true } | { ok: false; reason: "email_taken" | "rate_limited"; message: string };
+
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === "P2002";
+}
+
+export const authRouter = {
+  signUp: publicProcedure.input(signUpInput).mutation(async ({ ctx, input }): Promise<SignUpResult> => {
+    const verdict = await checkSignUpAttempt(clientIp(ctx.headers));
+    if (!verdict.allowed) return { ok: false, reason: "rate_limited", message: loginRefusedMessage(verdict.retryAfterSeconds) };
+
+    const taken = { ok: false, reason: "email_taken", message: "Račun s tom e-mail adresom već postoji. Prijavite se." } as const;
+    if (await ctx.db.user.findUnique({ where: { email: input.email }, select: { id: true } })) return taken;
+
+    const passwordHash = await hashPassword(input.password);
+    const account = await createAccount(ctx.db, { name: input.company });
+    try {
+      await ctx.db.user.create({
+        data: { email: input.email, name: input.name || null, passwordHash, accountId: account.id },
+      });
+    } catch (err) {
+      // Two sign-ups raced for the same e-mail: leave no orphaned account behind.
+      await ctx.db.account.delete({ where: { id: account.id } });
+      if (isUniqueViolation(err)) return taken;
+      throw err;
+    }
+    return { ok: true };
+  }),
+} satisfies TRPCRouterRecord;
