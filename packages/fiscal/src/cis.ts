@@ -1,0 +1,199 @@
+// Fiscalization 1.0 (CIS): ZKI, CIS date format, the tax-authority port and its simulator.
+import { X509Certificate, createPrivateKey, randomUUID, sign, createHash } from "node:crypto";
+import { formatMoney, isMoney, parseMoney } from "./money.ts";
+import { checkOib } from "./oib.ts";
+
+export type PaymentMethod = "G" | "K" | "C" | "T" | "O";
+export const PAYMENT_METHODS: readonly PaymentMethod[] = ["G", "K", "C", "T", "O"];
+
+export interface Receipt {
+  oib: string;
+  issuedAt: Date;
+  number: string;
+  premises: string;
+  device: string;
+  /** Decimal with 2 places, e.g. "125.00". */
+  total: string;
+  paymentMethod: PaymentMethod;
+  vat?: { rate: string; base: string; amount: string }[];
+  operatorOib?: string;
+}
+
+export type ZkiInput = Pick<Receipt, "oib" | "issuedAt" | "number" | "premises" | "device" | "total">;
+
+const zagreb = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Europe/Zagreb",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+});
+
+/**
+ * "dd.MM.yyyy HH:mm:ss" in Europe/Zagreb local time (CET/CEST), which is what CIS expects in the
+ * ZKI input. The instant decides the offset, so the repeated hour at the end of DST formats the
+ * same wall-clock time twice, exactly as a till in Zagreb would print it.
+ */
+export function formatCisDateTime(d: Date): string {
+  if (!(d instanceof Date) || Number.isNaN(d.getTime())) throw new RangeError("formatCisDateTime: invalid date");
+  const p: Record<string, string> = {};
+  for (const part of zagreb.formatToParts(d)) p[part.type] = part.value;
+  return `${p.day}.${p.month}.${p.year} ${p.hour}:${p.minute}:${p.second}`;
+}
+
+/** The exact string the ZKI signs: OIB + date/time + number + premises + device + total (2 decimals). */
+export function zkiInputString(input: ZkiInput): string {
+  return input.oib + formatCisDateTime(input.issuedAt) + input.number + input.premises + input.device + formatMoney(parseMoney(input.total));
+}
+
+/**
+ * ZKI (zaštitni kod izdavatelja): MD5 hex (lowercase, 32 chars) of the RSA-SHA1 PKCS#1 v1.5
+ * signature over `zkiInputString(input)`. Throws on an unreadable key, an invalid date or total.
+ */
+export function computeZki(input: ZkiInput, privateKeyPem: string): string {
+  const key = createPrivateKey(privateKeyPem);
+  const signature = sign("sha1", Buffer.from(zkiInputString(input), "utf8"), key);
+  return createHash("md5").update(signature).digest("hex");
+}
+
+export interface FiscalizeRequest {
+  receipt: Receipt;
+  zki: string;
+  certPem: string;
+  messageId: string;
+}
+
+export interface TaxAuthority {
+  fiscalize(req: FiscalizeRequest): Promise<{ jir: string; receivedAt: Date }>;
+}
+
+/** "unavailable": worth retrying later (capacity, outage). "rejected": the request itself is wrong; `code` is the CIS error code. */
+export class TaxAuthorityError extends Error {
+  override readonly name = "TaxAuthorityError";
+  constructor(
+    message: string,
+    readonly kind: "unavailable" | "rejected",
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * CIS error codes the simulator uses, as CIS documents them:
+ * s001 message does not conform to the schema, s002 certificate not valid (expired, not yet valid,
+ * unreadable), s005 OIB in the message differs from the certificate's, s006 system error.
+ */
+export const CIS_ERRORS = {
+  schema: "s001",
+  certificate: "s002",
+  oibMismatch: "s005",
+  system: "s006",
+} as const;
+
+export interface CisSimulatorOptions {
+  /** Response time range in ms, default [20, 80]. */
+  latencyMs?: [min: number, max: number];
+  /** Requests in flight beyond this are refused at once as "unavailable" (no code). Default 50. */
+  maxConcurrent?: number;
+  /** Probability that an accepted request fails with s006 "unavailable". Default 0. */
+  failureRate?: number;
+  /** Source of randomness for latency and failures (tests pass a seeded one). Default Math.random. */
+  random?: () => number;
+  /** The next N requests fail with s006 "unavailable". */
+  failNext?: number;
+}
+
+export interface CisSimulator extends TaxAuthority {
+  inject(f: { failNext?: number; failureRate?: number }): void;
+  readonly inFlight: number;
+}
+
+const ZKI_FORMAT = /^[0-9a-f]{32}$/;
+const CIS_TOTAL = /^-?\d+\.\d{2}$/;
+// CIS limits: invoice number is digits, premises alphanumeric up to 20, device digits.
+const RECEIPT_NUMBER = /^\d{1,20}$/;
+const PREMISES = /^[0-9a-zA-Z]{1,20}$/;
+const DEVICE = /^\d{1,20}$/;
+
+/** What CIS would refuse in a request, as [code, message], or null when it would accept it. */
+export function cisRequestProblem(req: FiscalizeRequest, now: Date = new Date()): [code: string, message: string] | null {
+  const r = req.receipt;
+  if (!r || typeof r !== "object") return [CIS_ERRORS.schema, "receipt is missing"];
+  if (typeof req.messageId !== "string" || req.messageId.trim() === "") return [CIS_ERRORS.schema, "IdPoruke (messageId) is missing"];
+  const oib = checkOib(r.oib);
+  if (!oib.valid) return [CIS_ERRORS.schema, `OIB ${JSON.stringify(r.oib)} is not valid (${oib.reason})`];
+  if (r.operatorOib !== undefined && !checkOib(r.operatorOib).valid) return [CIS_ERRORS.schema, `operator OIB ${JSON.stringify(r.operatorOib)} is not valid`];
+  if (!(r.issuedAt instanceof Date) || Number.isNaN(r.issuedAt.getTime())) return [CIS_ERRORS.schema, "DatVrijeme (issuedAt) is not a valid date"];
+  if (typeof r.number !== "string" || !RECEIPT_NUMBER.test(r.number)) return [CIS_ERRORS.schema, "BrOznRac (number) must be 1-20 digits"];
+  if (typeof r.premises !== "string" || !PREMISES.test(r.premises)) return [CIS_ERRORS.schema, "OznPosPr (premises) must be 1-20 letters or digits"];
+  if (typeof r.device !== "string" || !DEVICE.test(r.device)) return [CIS_ERRORS.schema, "OznNapUr (device) must be 1-20 digits"];
+  if (typeof r.total !== "string" || !CIS_TOTAL.test(r.total)) return [CIS_ERRORS.schema, "IznosUkupno (total) must be a decimal with exactly 2 places"];
+  if (!PAYMENT_METHODS.includes(r.paymentMethod)) return [CIS_ERRORS.schema, "NacinPlac (paymentMethod) must be one of G, K, C, T, O"];
+  for (const [i, v] of (r.vat ?? []).entries()) {
+    if (![v.rate, v.base, v.amount].every((x) => typeof x === "string" && isMoney(x))) {
+      return [CIS_ERRORS.schema, `Pdv[${i}]: rate, base and amount must be decimals with at most 2 places`];
+    }
+  }
+  if (typeof req.zki !== "string" || !ZKI_FORMAT.test(req.zki)) return [CIS_ERRORS.schema, "ZastKod (zki) must be 32 lowercase hex characters"];
+  let cert: X509Certificate;
+  try {
+    cert = new X509Certificate(req.certPem);
+  } catch {
+    return [CIS_ERRORS.certificate, "certificate cannot be read"];
+  }
+  if (now < new Date(cert.validFrom) || now > new Date(cert.validTo)) return [CIS_ERRORS.certificate, "certificate is expired or not yet valid"];
+  if (!cert.subject.includes(r.oib)) return [CIS_ERRORS.oibMismatch, "OIB in the message differs from the OIB in the certificate"];
+  return null;
+}
+
+/**
+ * In-process CIS: random latency, a ceiling on concurrent requests, injectable outages, and the
+ * request checks CIS makes. A success carries a fresh UUID v4 as JIR.
+ */
+export function createCisSimulator(opts: CisSimulatorOptions = {}): CisSimulator {
+  const [minMs, maxMs] = opts.latencyMs ?? [20, 80];
+  const maxConcurrent = opts.maxConcurrent ?? 50;
+  const random = opts.random ?? Math.random;
+  let failureRate = opts.failureRate ?? 0;
+  let failNext = opts.failNext ?? 0;
+  let inFlight = 0;
+
+  return {
+    get inFlight() {
+      return inFlight;
+    },
+    inject(f) {
+      if (f.failNext !== undefined) failNext = f.failNext;
+      if (f.failureRate !== undefined) failureRate = f.failureRate;
+    },
+    async fiscalize(req) {
+      if (inFlight >= maxConcurrent) {
+        throw new TaxAuthorityError(`CIS is at capacity (${maxConcurrent} requests in flight)`, "unavailable");
+      }
+      // Decided on arrival so that failNext counts requests in the order they were made.
+      let fail = false;
+      if (failNext > 0) {
+        failNext--;
+        fail = true;
+      } else if (failureRate > 0 && random() < failureRate) fail = true;
+      inFlight++;
+      try {
+        await delay(minMs + random() * Math.max(0, maxMs - minMs));
+        if (fail) throw new TaxAuthorityError("CIS system error, try again later", "unavailable", CIS_ERRORS.system);
+        const problem = cisRequestProblem(req);
+        if (problem) throw new TaxAuthorityError(problem[1], "rejected", problem[0]);
+        return { jir: randomUUID(), receivedAt: new Date() };
+      } finally {
+        inFlight--;
+      }
+    },
+  };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,68 @@
+export { checkOib, isValidOib, oibCheckDigit } from "./oib.ts";
+export {
+  type Decimal,
+  formatMoney,
+  formatScaled,
+  isMoney,
+  multiplyDecimal,
+  normalizeDecimal,
+  parseDecimal,
+  parseMoney,
+  roundDecimal,
+} from "./money.ts";
+export {
+  foldText,
+  KpdIndex,
+  kpdCodeLevel,
+  kpdIndexFromCsv,
+  levelName,
+  parseKpdCsv,
+  type KpdEntry,
+  type KpdLevelName,
+  type KpdRow,
+  type KpdSearchHit,
+  type KpdSearchOptions,
+} from "./kpd.ts";
+export {
+  CIS_ERRORS,
+  cisRequestProblem,
+  computeZki,
+  createCisSimulator,
+  formatCisDateTime,
+  PAYMENT_METHODS,
+  TaxAuthorityError,
+  zkiInputString,
+  type CisSimulator,
+  type CisSimulatorOptions,
+  type FiscalizeRequest,
+  type PaymentMethod,
+  type Receipt,
+  type TaxAuthority,
+  type ZkiInput,
+} from "./cis.ts";
+export { generateTestCertificate, type TestCertificate } from "./certificate.ts";
+export {
+  buildUbl,
+  EINVOICE_FIRST_DATE,
+  HR_CIUS_CUSTOMIZATION_ID,
+  HR_PROFILE_ID,
+  HR_VAT_RATES,
+  isValidIban,
+  KPD_LIST_ID,
+  OIB_ENDPOINT_SCHEME,
+  validateEInvoice,
+  vatBreakdown,
+  vatForRate,
+  type EInvoiceAddress,
+  type EInvoiceInput,
+  type EInvoiceLine,
+  type EInvoiceProblem,
+} from "./einvoice.ts";
+export {
+  createIntermediarySimulator,
+  IntermediaryError,
+  type Intermediary,
+  type IntermediarySendRequest,
+  type IntermediarySimulator,
+  type IntermediarySimulatorOptions,
+} from "./intermediary.ts";
