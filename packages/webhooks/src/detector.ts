@@ -77,7 +77,7 @@ export function createWarningDetector(options: WarningDetectorOptions): WarningD
   return {
     observe(input) {
       const { limit, remaining, reset } = input.day;
-      if (!(limit > 0) || !Number.isFinite(limit)) return;
+      if (!(limit > 0) || !Number.isFinite(limit) || !Number.isFinite(reset)) return;
       const used = limit - Math.max(0, remaining);
       if (used < thresholdUsage(limit, threshold)) return;
       const day = windowDay(reset);

@@ -29,6 +29,8 @@ export type WebhooksOptions = {
   queueSchema?: string;
   /** Connections for the queue and delivery state, default 5. */
   poolSize?: number;
+  /** Errors of the queue's own machinery outside any call; default: console.error. */
+  onError?: (err: unknown) => void;
 };
 
 export type WorkerOptions = {
@@ -70,6 +72,10 @@ export function createWebhooks(options: WebhooksOptions) {
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 5 });
   // Enqueueing only: no maintenance or cron timers in processes that merely emit.
   const boss = createBoss(pool, queue, { supervise: false, schedule: false, migrate: true });
+  const reportError = options.onError ?? ((err: unknown) => console.error("webhooks:", err));
+  boss.on("error", reportError);
+  // An idle pooled connection that drops must not crash the process; the next query reconnects.
+  pool.on("error", reportError);
   const workers = new Set<WebhookWorker>();
   let ready: Promise<void> | undefined;
   let closed = false;
@@ -183,7 +189,7 @@ export function createWebhooks(options: WebhooksOptions) {
    */
   async function startWorker(opts: WorkerOptions = {}): Promise<WebhookWorker> {
     await prepared();
-    const onError = opts.onError ?? ((err: unknown) => console.error("webhook worker:", err));
+    const onError = opts.onError ?? reportError;
     const workerBoss: PgBoss = createBoss(pool, queue, {
       supervise: true,
       schedule: false,
