@@ -53,7 +53,10 @@ export class MeterError extends Error {
   }
 }
 
-/** The row shape of `UsageEvent`, built once in record() so callers may reuse their objects. */
+/**
+ * A copy made in record() so callers may reuse their objects; the time is kept as epoch ms
+ * (no Date allocation per request) and formatted at flush time.
+ */
 interface Row {
   accountId: string;
   apiKeyId: string | null;
@@ -63,7 +66,7 @@ interface Row {
   status: number;
   durationMs: number;
   refused: boolean;
-  createdAt: Date;
+  at: number;
 }
 
 const DEFAULTS = { flushIntervalMs: 1000, maxBatch: 2000, maxBuffer: 100_000 };
@@ -190,7 +193,7 @@ class UsageMeter implements Meter {
       status: e.status,
       durationMs: e.durationMs,
       refused: e.refused,
-      createdAt: new Date(e.at.getTime()),
+      at: e.at.getTime(),
     });
     if (this.buffered > this.#maxBuffer) {
       // The batch being written cannot be recalled, so the oldest pending event goes.
@@ -274,11 +277,11 @@ class UsageMeter implements Meter {
   }
 
   async #write(batch: Row[]): Promise<void> {
-    const lastUsed = new Map<string, Date>();
+    const lastUsed = new Map<string, number>();
     for (const row of batch) {
       if (row.apiKeyId === null) continue;
       const seen = lastUsed.get(row.apiKeyId);
-      if (seen === undefined || row.createdAt > seen) lastUsed.set(row.apiKeyId, row.createdAt);
+      if (seen === undefined || row.at > seen) lastUsed.set(row.apiKeyId, row.at);
     }
     // Keys are updated in id order so that concurrent flushes from several instances lock
     // ApiKey rows in the same order and cannot deadlock; the condition keeps lastUsedAt monotonic.
@@ -286,6 +289,8 @@ class UsageMeter implements Meter {
     const db = this.#db;
     // One INSERT over unnest()ed column arrays: nine parameters whatever the batch size, and
     // several times cheaper per row than createMany's generated multi-row VALUES (see bench/meter.ts).
+    // Instants go in as ISO strings: a bound Date is sent without its offset and would be read in
+    // the session's time zone.
     await db.$transaction([
       db.$executeRaw`
         INSERT INTO "UsageEvent"
@@ -299,12 +304,13 @@ class UsageMeter implements Meter {
           ${batch.map((r) => r.status)}::int[],
           ${batch.map((r) => r.durationMs)}::float8[],
           ${batch.map((r) => r.refused)}::bool[],
-          ${batch.map((r) => r.createdAt.toISOString())}::timestamptz[])`,
-      ...keys.map(
-        ([id, at]) => db.$executeRaw`
-          UPDATE "ApiKey" SET "lastUsedAt" = ${at.toISOString()}::timestamptz
-           WHERE id = ${id}::uuid AND ("lastUsedAt" IS NULL OR "lastUsedAt" < ${at.toISOString()}::timestamptz)`,
-      ),
+          ${batch.map((r) => new Date(r.at).toISOString())}::timestamptz[])`,
+      ...keys.map(([id, at]) => {
+        const iso = new Date(at).toISOString();
+        return db.$executeRaw`
+          UPDATE "ApiKey" SET "lastUsedAt" = ${iso}::timestamptz
+           WHERE id = ${id}::uuid AND ("lastUsedAt" IS NULL OR "lastUsedAt" < ${iso}::timestamptz)`;
+      }),
     ]);
   }
 

@@ -1,0 +1,83 @@
+// Usage meter micro-benchmark against the real PostgreSQL: record() cost on the request path,
+// flush throughput of a backlog, and createMany's throughput for comparison. Prints one JSON line;
+// exits 1 when a budget is missed.
+import { randomUUID } from "node:crypto";
+import { createAccount, createApiKey, createDb, createTestDatabase } from "@fiskal/db";
+import { createMeter, type UsageRecord } from "../packages/usage/src/index.ts";
+
+const RECORDS = Number(process.env.BENCH_METER_RECORDS ?? 200_000);
+const WARMUP = 20_000;
+const KEYS = 20;
+const CREATE_MANY_ROWS = 10_000;
+// record() runs on every request: at most 5 µs, a few percent of the cheapest endpoint. One instance
+// must drain at least 10k events/s, well above what it can serve, or its buffer would only grow.
+const BUDGET = { recordNsPerOp: 5_000, flushEventsPerSec: 10_000 };
+
+const testDb = await createTestDatabase();
+const db = createDb(testDb.url);
+try {
+  const account = await createAccount(db, { name: "bench" });
+  const keys: string[] = [];
+  for (let i = 0; i < KEYS; i++) keys.push((await createApiKey(db, account.id, `k${i}`)).id);
+  const endpoints = ["POST /v1/validate/oib", "GET /v1/kpd/{code}", "POST /v1/fiscalize", "POST /v1/einvoices"];
+  const event = (i: number): UsageRecord => ({
+    accountId: account.id,
+    apiKeyId: keys[i % KEYS]!,
+    requestId: randomUUID(),
+    method: endpoints[i % 4]!.split(" ")[0]!,
+    endpoint: endpoints[i % 4]!,
+    status: i % 50 === 0 ? 429 : 200,
+    durationMs: (i % 97) / 7,
+    refused: i % 50 === 0,
+    at: new Date(),
+  });
+  // The server builds one record per request; prebuilt ones keep that cost out of the measurement.
+  const samples = Array.from({ length: 1024 }, (_, i) => event(i));
+
+  const errors: unknown[] = [];
+  const meter = createMeter(db, {
+    flushIntervalMs: 3_600_000,
+    maxBuffer: RECORDS + WARMUP,
+    onError: (e) => errors.push(e),
+  });
+  for (let i = 0; i < WARMUP; i++) meter.record(samples[i & 1023]!);
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < RECORDS; i++) meter.record(samples[i & 1023]!);
+  const recordNs = Number(process.hrtime.bigint() - t0);
+
+  const backlog = meter.buffered;
+  const t1 = process.hrtime.bigint();
+  await meter.flush();
+  const flushNs = Number(process.hrtime.bigint() - t1);
+  await meter.close();
+  if (meter.written !== backlog || errors.length > 0) {
+    throw new Error(`flush wrote ${meter.written} of ${backlog} events; ${errors.length} errors`, { cause: errors[0] });
+  }
+
+  const rows = Array.from({ length: CREATE_MANY_ROWS }, (_, i) => {
+    const { at, ...rest } = event(i);
+    return { ...rest, createdAt: at };
+  });
+  const t2 = process.hrtime.bigint();
+  for (let i = 0; i < rows.length; i += 2000) await db.usageEvent.createMany({ data: rows.slice(i, i + 2000) });
+  const createManyNs = Number(process.hrtime.bigint() - t2);
+
+  const result = {
+    bench: "usage-meter",
+    recordNsPerOp: Math.round(recordNs / RECORDS),
+    records: RECORDS,
+    flushEventsPerSec: Math.round(backlog / (flushNs / 1e9)),
+    flushedEvents: backlog,
+    batch: 2000,
+    distinctKeysPerBatch: KEYS,
+    createManyEventsPerSec: Math.round(CREATE_MANY_ROWS / (createManyNs / 1e9)),
+    budget: BUDGET,
+    ok: false,
+  };
+  result.ok = result.recordNsPerOp <= BUDGET.recordNsPerOp && result.flushEventsPerSec >= BUDGET.flushEventsPerSec;
+  console.log(JSON.stringify(result));
+  process.exitCode = result.ok ? 0 : 1;
+} finally {
+  await db.$disconnect();
+  await testDb.drop();
+}
