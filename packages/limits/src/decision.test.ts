@@ -51,8 +51,8 @@ describe.each(stores)("decisions on the %s store", (_, store) => {
   it("admits exactly the burst under 200 simultaneous calls, and the refused ones consume nothing", async () => {
     const identity = id();
     const limits: Limits = { burst: 50, perMinute: 300, perDay: 10_000 };
-    await rl.peek({ identity, limits }); // loads the scripts, so the burst below is one round trip
-    await awayFromBucketEnd(1_000, 400);
+    await rl.decide({ identity: id(), limits }); // loads the scripts, so the calls below are one round trip
+    await awayFromBucketEnd(1_000, 600);
     const decisions = await Promise.all(Array.from({ length: 200 }, () => rl.decide({ identity, limits })));
     expect(decisions.filter((d) => d.allowed)).toHaveLength(50);
     for (const d of decisions.filter((d) => !d.allowed)) {
@@ -141,6 +141,7 @@ describe.each(stores)("decisions on the %s store", (_, store) => {
     const identity = id();
     const limits: Limits = { burst: 3, perMinute: 100, perDay: 1_000 };
     await awayFromBucketEnd(60_000, 5_000);
+    await awayFromBucketEnd(1_000, 600);
     for (let i = 0; i < 3; i++) expect((await rl.decide({ identity, limits })).allowed).toBe(true);
     const refused = await rl.decide({ identity, limits });
     const answeredAt = Date.now();
@@ -167,18 +168,18 @@ describe.each(stores)("decisions on the %s store", (_, store) => {
 
   it("Retry-After accounts for the weighted previous bucket", async () => {
     const identity = id();
-    const limits: Limits = { burst: 4, perMinute: 100, perDay: 1_000 };
+    const limits: Limits = { burst: 2, perMinute: 100, perDay: 1_000 };
     await awayFromBucketEnd(60_000, 5_000);
     await awayFromBucketEnd(1_000, 900); // start early in a second
-    for (let i = 0; i < 4; i++) expect((await rl.decide({ identity, limits })).allowed).toBe(true);
-    // 100 ms into the next second: floor(0.9 × 4) = 3 counted from before, one request fits
-    await sleep(1_000 - (Date.now() % 1_000) + 100);
+    for (let i = 0; i < 2; i++) expect((await rl.decide({ identity, limits })).allowed).toBe(true);
+    // 50 ms into the next second: floor(0.95 × 2) = 1 counted from before, one request fits
+    await sleep(1_000 - (Date.now() % 1_000) + 50);
     expect((await rl.decide({ identity, limits })).allowed).toBe(true);
     const refused = await rl.decide({ identity, limits });
     expect(refused.allowed).toBe(false);
-    // floor((1 - m/1000) × 4) + 1 < 4  ⇔  m > 250: admits 251 ms into this second, not at its end
+    // floor((1 - m/1000) × 2) + 1 < 2  ⇔  m > 500: admits 501 ms into this second, not at its end
     const bucketStart = Math.floor(Date.now() / 1_000) * 1_000;
-    expect(refused.binding.reset).toBe(bucketStart + 251);
+    expect(refused.binding.reset).toBe(bucketStart + 501);
     await sleep(refused.binding.reset - Date.now());
     expect((await rl.decide({ identity, limits })).allowed).toBe(true);
   });

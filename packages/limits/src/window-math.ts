@@ -55,7 +55,7 @@ export function slidingAdmitsAt(state: SlidingState, threshold: number): number 
 /**
  * Upper bound of when a sliding window that counted `used` requests at some moment of bucket
  * `bucket` is empty again, without knowing how they split between the two counters: the worst
- * case is all of them in the current bucket.
+ * case is all of them in the current bucket. With nothing counted it is empty already.
  */
 export function slidingEmptyBy(used: number, bucket: number, windowMs: number): number {
   const bucketStart = bucket * windowMs;
