@@ -28,6 +28,8 @@ export interface ApiConfig {
   intermediary?: Intermediary;
   warnings?: WarningObserver | null;
   meterFlushIntervalMs?: number;
+  /** How long a shared-store call may take before the local fallback decides (default 1000 ms). */
+  storeTimeoutMs?: number;
 }
 
 export interface RunningApi {
@@ -56,6 +58,8 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
   const limiter = createRateLimiter({
     store: config.store,
     prefix: config.limiterPrefix ?? "fiskal",
+    // Generous on purpose: a busy event loop must not be mistaken for an unreachable store.
+    redisTimeoutMs: config.storeTimeoutMs ?? 1_000,
     onEvent: (e) => {
       if (e.type === "fallback") {
         metrics.storeFallbacks.inc();

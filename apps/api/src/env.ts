@@ -18,6 +18,7 @@ const Env = z.object({
   TRUST_PROXY: z.enum(["0", "1", "true", "false"]).default("0").transform((v) => v === "1" || v === "true"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(5000),
+  RATE_LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(1_000),
   FISKAL_DATA_DIR: z.string().default(path.join(REPO_ROOT, ".data")),
   WEBHOOKS_ALLOW_PRIVATE: z.enum(["0", "1", "true", "false"]).default("0").transform((v) => v === "1" || v === "true"),
 });

@@ -26,6 +26,7 @@ const api = await startApi({
   port: env.PORT,
   trustProxy: env.TRUST_PROXY,
   authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
+  storeTimeoutMs: env.RATE_LIMIT_STORE_TIMEOUT_MS,
   logger: log,
 });
 log.info({ url: api.url, store: env.store.kind }, "Fiskal API listening");

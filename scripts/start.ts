@@ -1,0 +1,144 @@
+// `pnpm start`: API + portal on embedded defaults (or on DATABASE_URL / REDIS_URL when set).
+// Owns the embedded database, serves it to both apps over the Postgres protocol, seeds the demo
+// account and prints its key and portal credentials.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createDb, ensureDemo, migrate, seedKpd, startEmbeddedPostgres } from "@fiskal/db";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const dataDir = process.env.FISKAL_DATA_DIR ?? path.join(root, ".data");
+const dev = process.argv.includes("--dev");
+const apiPort = Number(process.env.API_PORT ?? 3001);
+const webPort = Number(process.env.WEB_PORT ?? 3000);
+const apiUrl = process.env.API_URL ?? `http://127.0.0.1:${apiPort}`;
+const portalUrl = process.env.PORTAL_URL ?? `http://127.0.0.1:${webPort}`;
+mkdirSync(dataDir, { recursive: true });
+
+function readOrCreate(file: string, make: () => string): string {
+  const p = path.join(dataDir, file);
+  if (existsSync(p)) return readFileSync(p, "utf8").trim();
+  const v = make();
+  writeFileSync(p, v + "\n", { mode: 0o600 });
+  return v;
+}
+
+let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>> | null = null;
+let databaseUrl = process.env.DATABASE_URL;
+if (!databaseUrl) {
+  embedded = await startEmbeddedPostgres({ dataDir: path.join(dataDir, "pglite"), port: Number(process.env.EMBEDDED_DB_PORT ?? 0) });
+  databaseUrl = embedded.url;
+  writeFileSync(path.join(dataDir, "embedded.json"), JSON.stringify({ url: databaseUrl, pid: process.pid }));
+}
+const applied = await migrate(databaseUrl);
+const db = createDb(databaseUrl, { max: 2 });
+await seedKpd(db);
+const demo = await ensureDemo(db);
+await db.$disconnect();
+
+// Secrets are shown once by ensureDemo; for the local trial they are kept in the data folder (0600)
+// so every start can print them again.
+const credsFile = path.join(dataDir, "demo-credentials.json");
+if (demo.apiKey || demo.user.password || demo.operator.password) {
+  const previous = existsSync(credsFile) ? (JSON.parse(readFileSync(credsFile, "utf8")) as Record<string, string>) : {};
+  const creds = {
+    ...previous,
+    ...(demo.apiKey ? { apiKey: demo.apiKey } : {}),
+    ...(demo.user.password ? { demoPassword: demo.user.password } : {}),
+    ...(demo.operator.password ? { operatorPassword: demo.operator.password } : {}),
+  };
+  writeFileSync(credsFile, JSON.stringify(creds, null, 2), { mode: 0o600 });
+  chmodSync(credsFile, 0o600);
+}
+const creds = existsSync(credsFile) ? (JSON.parse(readFileSync(credsFile, "utf8")) as Record<string, string>) : {};
+
+const nextAuthSecret = process.env.NEXTAUTH_SECRET ?? readOrCreate("nextauth-secret", () => randomBytes(32).toString("base64url"));
+const sharedEnv: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATABASE_URL: databaseUrl,
+  PORTAL_URL: portalUrl,
+  API_URL: apiUrl,
+  NEXTAUTH_URL: portalUrl,
+  NEXTAUTH_SECRET: nextAuthSecret,
+  NEXT_TELEMETRY_DISABLED: "1",
+};
+
+if (!dev) {
+  const build = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@fiskal/web", "--output-logs=errors-only"], {
+    cwd: root,
+    stdio: "inherit",
+    env: sharedEnv,
+  });
+  if (build.status !== 0) {
+    console.error("The portal build failed.");
+    await shutdown(1);
+  }
+}
+
+const children: ChildProcess[] = [];
+function launch(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(cmd, args, { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
+  child.on("exit", (code, signal) => {
+    if (!stopping) {
+      console.error(`${name} exited (${signal ?? code}); stopping.`);
+      void shutdown(1);
+    }
+  });
+  children.push(child);
+}
+
+launch("api", "pnpm", ["--filter", "@fiskal/api", dev ? "dev" : "start"], { ...sharedEnv, PORT: String(apiPort), HOST: "127.0.0.1" });
+launch("portal", "pnpm", ["--filter", "@fiskal/web", dev ? "dev" : "start", "--", "-p", String(webPort), "-H", "127.0.0.1"], sharedEnv);
+
+async function waitFor(url: string, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      const r = await fetch(url);
+      if (r.status < 500) return true;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return false;
+}
+
+const [apiUp, webUp] = await Promise.all([waitFor(`${apiUrl}/healthz`, 60_000), waitFor(`${portalUrl}/docs/rate-limits`, 120_000)]);
+const line = "─".repeat(72);
+console.log(`
+${line}
+ Fiskal is running${embedded ? " on embedded defaults (database in " + path.relative(root, dataDir) + "/pglite)" : ""}
+ ${applied.applied.length ? `Applied migrations: ${applied.applied.join(", ")}` : "Database schema up to date."}
+
+ API     ${apiUrl}/v1        ${apiUp ? "" : "(not answering yet)"}
+ Portal  ${portalUrl}        ${webUp ? "" : "(not answering yet)"}
+ Docs    ${portalUrl}/docs/rate-limits
+
+ Demo API key        ${creds.apiKey ?? "(created earlier; see the portal to create a new one)"}
+ Portal sign-in      demo@fiskal.local / ${creds.demoPassword ?? "(set earlier)"}
+ Operator sign-in    operator@fiskal.local / ${creds.operatorPassword ?? "(set earlier)"}
+
+ Try:
+   curl -s -X POST ${apiUrl}/v1/validate/oib \\
+     -H "Authorization: Bearer ${creds.apiKey ?? "<key>"}" -H "Content-Type: application/json" \\
+     -d '{"oib":"69435151530"}' -i
+${line}
+ Ctrl+C stops everything.
+`);
+
+let stopping = false;
+async function shutdown(code: number): Promise<never> {
+  stopping = true;
+  for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
+  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : null)));
+  if (embedded) {
+    await embedded.close();
+    rmSync(path.join(dataDir, "embedded.json"), { force: true });
+  }
+  process.exit(code);
+}
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
