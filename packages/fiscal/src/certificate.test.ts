@@ -53,4 +53,9 @@ describe("generateTestCertificate", () => {
     expect(() => generateTestCertificate({ oib: "69435151531", name: "X" })).toThrow(/OIB/);
     expect(() => generateTestCertificate({ oib: "69435151530", name: " " })).toThrow(/name/);
   });
+
+  it("cuts a name longer than the 64 characters X.520 allows", () => {
+    const c = generateTestCertificate({ oib: "69435151530", name: "Ž".repeat(70) });
+    expect(new X509Certificate(c.certPem).subject).toContain(`O=${"Ž".repeat(64)}\n`);
+  });
 });

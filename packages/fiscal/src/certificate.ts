@@ -22,8 +22,10 @@ const VALIDITY_YEARS = 5;
 export function generateTestCertificate(subject: { oib: string; name: string }): TestCertificate {
   const oib = checkOib(subject.oib);
   if (!oib.valid) throw new RangeError(`generateTestCertificate: OIB ${JSON.stringify(subject.oib)} is not valid (${oib.reason})`);
-  const name = typeof subject.name === "string" ? subject.name.trim() : "";
-  if (name === "" || name.length > 64) throw new RangeError("generateTestCertificate: name must be 1-64 characters");
+  const trimmed = typeof subject.name === "string" ? subject.name.trim() : "";
+  if (trimmed === "") throw new RangeError("generateTestCertificate: name is required");
+  // X.520 caps organizationName at 64 characters; a longer account name is cut rather than refused.
+  const name = [...trimmed].slice(0, 64).join("").trim();
 
   const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const keyPem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();

@@ -64,6 +64,7 @@ describe("KpdIndex.fromRows", () => {
   it("has a stable version that changes with the data", () => {
     const rows = parseKpdCsv(csv);
     expect(KpdIndex.fromRows(rows).version).toBe(index.version);
+    expect(KpdIndex.fromRows([...rows].reverse()).version).toBe(index.version);
     expect(index.version).toMatch(/^[0-9a-f]{20}$/);
     const changed = rows.map((r) => (r.code === "62.10.11" ? { ...r, name: `${r.name}.` } : r));
     expect(KpdIndex.fromRows(changed).version).not.toBe(index.version);
@@ -169,6 +170,12 @@ describe("KpdIndex.search", () => {
     expect(index.search("   ")).toEqual([]);
     expect(index.search("!!!")).toEqual([]);
     expect(index.search("xyzzyq")).toEqual([]);
+  });
+
+  it("ignores repeated words and caps very long queries", () => {
+    expect(codes(index.search("psenica psenica Pšenica"))).toEqual(["01.11.1", "01.11.11", "01.11.12"]);
+    expect(index.search(`psenica ${"x".repeat(10_000)}`)).toEqual([]);
+    expect(codes(index.search(`${"psenica ".repeat(25)}zzz`))).toEqual(["01.11.1", "01.11.11", "01.11.12"]);
   });
 });
 

@@ -167,6 +167,7 @@ const SCORE_CODE_PREFIX = 900;
 const SCORE_WORD_START = 500; // + up to 100 for whole-word matches, + 200 when the name is exactly the query
 const SCORE_SUBSTRING = 100; // + up to 99 for the share of words that do match at a word start
 
+const MAX_QUERY_LENGTH = 200;
 const CODE_QUERY = /^\d{1,2}(?:\.\d{0,2}){0,2}$/;
 
 // How one query word matches one name: within a token, at a token start, or a whole token.
@@ -246,8 +247,9 @@ export class KpdIndex {
         isLeaf: !withChildren.has(row.code),
       };
     });
+    // Hashed in code order so the version does not depend on the order rows were loaded in.
     const hash = createHash("sha256");
-    for (const r of rows) hash.update(`${r.code}\u0000${r.name}\u0000${r.level}\u0000${r.section}\u0000${r.parentCode ?? ""}\n`);
+    for (const r of [...rows].sort((a, b) => compareCodes(a.code, b.code))) hash.update(`${r.code}\u0000${r.name}\u0000${r.level}\u0000${r.section}\u0000${r.parentCode ?? ""}\n`);
     return new KpdIndex(entries, hash.digest("hex").slice(0, 20));
   }
 
@@ -268,17 +270,18 @@ export class KpdIndex {
     const requested = opts.limit !== undefined && Number.isFinite(opts.limit) ? Math.floor(opts.limit) : 20;
     const limit = Math.min(100, Math.max(1, requested));
     const section = opts.section?.trim().toUpperCase();
-    const raw = typeof query === "string" ? query.trim() : "";
-    const folded = foldText(raw);
-    if (folded === "") return [];
-    const words = folded.split(" ");
+    // Capped so a pathological query cannot cost more than a few milliseconds.
+    const raw = typeof query === "string" ? query.slice(0, MAX_QUERY_LENGTH).trim() : "";
+    const words = [...new Set(foldText(raw).split(" "))].filter((w) => w !== "");
+    if (words.length === 0) return [];
+    const folded = words.join(" ");
     const codeQuery = CODE_QUERY.test(raw) ? raw : null;
     const upper = raw.toUpperCase();
     const n = this.indexed.length;
 
     // Per entry: how many query words matched, how many at a word start, how many whole.
     // Scratch buffers are reused across calls (search is synchronous) to keep the GC out of it.
-    const { matched, starts, wholes, best, scores, keys } = this.scratch;
+    const { matched, starts, wholes, best, scores } = this.scratch;
     matched.fill(0);
     starts.fill(0);
     wholes.fill(0);
@@ -331,7 +334,9 @@ export class KpdIndex {
 
     // Each hit becomes one number that sorts descending into the documented order:
     // score, then deeper level, then code ascending (codeRank is the position in code order).
-    let count = 0;
+    // Only the best `limit` are kept, in a min-heap, so a query matching everything costs no full sort.
+    const heap = this.scratch.keys;
+    let size = 0;
     for (let i = 0; i < n; i++) {
       const score = scores[i]!;
       if (score === 0) continue;
@@ -339,11 +344,13 @@ export class KpdIndex {
       const e = item.entry;
       if (opts.level !== undefined && e.level !== opts.level) continue;
       if (section !== undefined && e.section !== section) continue;
-      keys[count++] = (score * 8 + e.level) * n + (n - 1 - item.codeRank);
+      const key = (score * 8 + e.level) * n + (n - 1 - item.codeRank);
+      if (size < limit) heapPush(heap, size++, key);
+      else if (key > heap[0]!) heapReplaceTop(heap, size, key);
     }
-    const ranked = keys.subarray(0, count).sort().reverse();
+    const ranked = heap.subarray(0, size).sort().reverse();
     const hits: KpdSearchHit[] = [];
-    for (let i = 0; i < Math.min(limit, count); i++) {
+    for (let i = 0; i < size; i++) {
       const key = ranked[i]!;
       const item = this.byCodeRank[n - 1 - (key % n)]!;
       hits.push({ entry: item.entry, score: Math.floor(key / n / 8) });
@@ -354,6 +361,32 @@ export class KpdIndex {
   /** All entries in file order. */
   entries(): KpdEntry[] {
     return this.indexed.map((i) => i.entry);
+  }
+}
+
+function heapPush(heap: Float64Array, size: number, key: number): void {
+  let i = size;
+  heap[i] = key;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (heap[parent]! <= heap[i]!) break;
+    [heap[parent], heap[i]] = [heap[i]!, heap[parent]!];
+    i = parent;
+  }
+}
+
+function heapReplaceTop(heap: Float64Array, size: number, key: number): void {
+  heap[0] = key;
+  let i = 0;
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let smallest = i;
+    if (l < size && heap[l]! < heap[smallest]!) smallest = l;
+    if (r < size && heap[r]! < heap[smallest]!) smallest = r;
+    if (smallest === i) return;
+    [heap[smallest], heap[i]] = [heap[i]!, heap[smallest]!];
+    i = smallest;
   }
 }
 
