@@ -1,0 +1,211 @@
+import { createHash, randomBytes } from "node:crypto";
+import { hash as argon2Hash, verify as argon2Verify, type Algorithm } from "@node-rs/argon2";
+import type { Db } from "./client.ts";
+import { Prisma, type Account, type Plan } from "./generated/prisma/client.ts";
+
+export type CustomLimits = { perMinute: number; perDay: number; burst: number };
+
+/** Thrown for arguments that can never succeed (a programming or operator error); nothing is written. */
+export class DbInputError extends Error {
+  override name = "DbInputError";
+}
+
+const PLANS: readonly Plan[] = ["SANDBOX", "STARTER", "BUSINESS", "ENTERPRISE"];
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const KEY_RANDOM_CHARS = 32;
+const KEY_PREFIX_CHARS = 13;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// @node-rs/argon2 declares Algorithm as a const enum, which isolated modules cannot read at run time.
+const ARGON2ID = 2 as Algorithm;
+
+/** Uniform base62 characters: bytes ≥ 248 are rejected so that `% 62` carries no bias. */
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+export function generateApiKey(env: "test" | "live"): { key: string; prefix: string; hash: string } {
+  const key = `fsk_${env}_${randomBase62(KEY_RANDOM_CHARS)}`;
+  return { key, prefix: key.slice(0, KEY_PREFIX_CHARS), hash: hashApiKey(key) };
+}
+
+export function hashPassword(password: string): Promise<string> {
+  return argon2Hash(password, { algorithm: ARGON2ID });
+}
+
+/** False for a wrong password and for a hash that is not a valid argon2 string. */
+export async function verifyPassword(hash: string, password: string): Promise<boolean> {
+  try {
+    return await argon2Verify(hash, password);
+  } catch {
+    return false;
+  }
+}
+
+/** ISO 7064 MOD 11,10 check of a Croatian OIB (11 digits, the last one a check digit). */
+export function isValidOib(oib: string): boolean {
+  if (!/^\d{11}$/.test(oib)) return false;
+  let a = 10;
+  for (let i = 0; i < 10; i++) {
+    a = (a + Number(oib[i])) % 10;
+    if (a === 0) a = 10;
+    a = (a * 2) % 11;
+  }
+  return (11 - a) % 10 === Number(oib[10]);
+}
+
+function checkPlan(plan: Plan): void {
+  if (!PLANS.includes(plan)) throw new DbInputError(`unknown plan ${JSON.stringify(plan)}`);
+}
+
+/** Enterprise limits must be present exactly for ENTERPRISE, as positive integers. */
+function customColumns(plan: Plan, custom: CustomLimits | undefined) {
+  if (plan !== "ENTERPRISE") {
+    if (custom) throw new DbInputError(`custom limits are only for ENTERPRISE, not ${plan}`);
+    return { customPerMinute: null, customPerDay: null, customBurst: null };
+  }
+  if (!custom) throw new DbInputError("ENTERPRISE needs custom limits { perMinute, perDay, burst }");
+  for (const field of ["perMinute", "perDay", "burst"] as const) {
+    const value = custom[field];
+    if (!Number.isSafeInteger(value) || value < 1 || value > 2_147_483_647) {
+      throw new DbInputError(`custom.${field} must be a positive integer, got ${String(value)}`);
+    }
+  }
+  return { customPerMinute: custom.perMinute, customPerDay: custom.perDay, customBurst: custom.burst };
+}
+
+export async function createAccount(
+  db: Db,
+  input: { name: string; plan?: Plan; oib?: string; custom?: CustomLimits },
+): Promise<Account> {
+  const name = input.name.trim();
+  if (!name) throw new DbInputError("account name must not be empty");
+  const plan = input.plan ?? "SANDBOX";
+  checkPlan(plan);
+  if (input.oib !== undefined && !isValidOib(input.oib)) {
+    throw new DbInputError(`invalid OIB ${JSON.stringify(input.oib)}: 11 digits with a valid check digit`);
+  }
+  return db.account.create({ data: { name, plan, oib: input.oib ?? null, ...customColumns(plan, input.custom) } });
+}
+
+/** Creates a key for the account and returns the plaintext once; only its hash is stored. */
+export async function createApiKey(
+  db: Db,
+  accountId: string,
+  name: string,
+): Promise<{ id: string; key: string; prefix: string }> {
+  const label = name.trim();
+  if (!label) throw new DbInputError("API key name must not be empty");
+  const account = UUID.test(accountId)
+    ? await db.account.findUnique({ where: { id: accountId }, select: { plan: true } })
+    : null;
+  if (!account) throw new DbInputError(`no account ${JSON.stringify(accountId)}`);
+  const { key, prefix, hash } = generateApiKey(account.plan === "SANDBOX" ? "test" : "live");
+  const row = await db.apiKey.create({ data: { accountId, name: label, prefix, hash }, select: { id: true } });
+  return { id: row.id, key, prefix };
+}
+
+/** Revokes one of the account's own keys; false when it has no such active key. */
+export async function revokeApiKey(db: Db, accountId: string, keyId: string): Promise<boolean> {
+  if (!UUID.test(accountId) || !UUID.test(keyId)) return false;
+  const { count } = await db.apiKey.updateMany({
+    where: { id: keyId, accountId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  return count === 1;
+}
+
+/** Changes the plan (ENTERPRISE with its custom limits) and bumps limitsVersion so caches notice. */
+export async function setPlan(db: Db, accountId: string, plan: Plan, custom?: CustomLimits): Promise<Account> {
+  checkPlan(plan);
+  const columns = customColumns(plan, custom);
+  if (!UUID.test(accountId)) throw new DbInputError(`no account ${JSON.stringify(accountId)}`);
+  try {
+    return await db.account.update({
+      where: { id: accountId },
+      data: { plan, ...columns, limitsVersion: { increment: 1 } },
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2025") {
+      throw new DbInputError(`no account ${JSON.stringify(accountId)}`);
+    }
+    throw error;
+  }
+}
+
+export const DEMO_ACCOUNT_NAME = "Demo d.o.o.";
+export const DEMO_OIB = "69435151530";
+export const DEMO_EMAIL = "demo@fiskal.local";
+export const OPERATOR_ACCOUNT_NAME = "Fiskal operations";
+export const OPERATOR_EMAIL = "operator@fiskal.local";
+
+export type EnsureDemoResult = {
+  account: Account;
+  /** The demo key in plaintext, only when this call created it. */
+  apiKey?: string;
+  user: { email: string; password?: string };
+  operator: { email: string; password?: string };
+};
+
+/**
+ * Makes sure the demo customer (account, key, portal user) and the operator exist. Secrets are
+ * returned only by the call that created them; the portal user's email is the idempotency anchor.
+ */
+export async function ensureDemo(db: Db): Promise<EnsureDemoResult> {
+  const demo = await ensureUser(db, DEMO_EMAIL, "CUSTOMER", async (tx) => {
+    const account = await tx.account.create({ data: { name: DEMO_ACCOUNT_NAME, plan: "SANDBOX", oib: DEMO_OIB } });
+    const { key, prefix, hash } = generateApiKey("test");
+    await tx.apiKey.create({ data: { accountId: account.id, name: "Demo key", prefix, hash } });
+    return { accountId: account.id, apiKey: key, name: "Demo user" };
+  });
+  const operator = await ensureUser(db, OPERATOR_EMAIL, "OPERATOR", async (tx) => {
+    const account = await tx.account.create({ data: { name: OPERATOR_ACCOUNT_NAME } });
+    return { accountId: account.id, name: "Operator" };
+  });
+  return {
+    account: demo.account,
+    ...(demo.apiKey ? { apiKey: demo.apiKey } : {}),
+    user: { email: DEMO_EMAIL, ...(demo.password ? { password: demo.password } : {}) },
+    operator: { email: OPERATOR_EMAIL, ...(operator.password ? { password: operator.password } : {}) },
+  };
+}
+
+type Tx = Prisma.TransactionClient;
+
+async function ensureUser(
+  db: Db,
+  email: string,
+  role: "CUSTOMER" | "OPERATOR",
+  createAccountFor: (tx: Tx) => Promise<{ accountId: string; apiKey?: string; name: string }>,
+): Promise<{ account: Account; apiKey?: string; password?: string }> {
+  const existing = await db.user.findUnique({ where: { email }, include: { account: true } });
+  if (existing) return { account: existing.account };
+  const password = randomBase62(20);
+  const passwordHash = await hashPassword(password);
+  try {
+    return await db.$transaction(async (tx) => {
+      const created = await createAccountFor(tx);
+      const user = await tx.user.create({
+        data: { email, name: created.name, role, passwordHash, accountId: created.accountId },
+        include: { account: true },
+      });
+      return { account: user.account, apiKey: created.apiKey, password };
+    });
+  } catch (error) {
+    // Another process created the user first; its transaction won and ours rolled back entirely.
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      const winner = await db.user.findUnique({ where: { email }, include: { account: true } });
+      if (winner) return { account: winner.account };
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,27 @@
+export * from "./generated/prisma/client.ts";
+export { createDb, type Db } from "./client.ts";
+export { migrate } from "./migrate.ts";
+export { startEmbeddedPostgres, EmbeddedPostgresBusyError, type EmbeddedPostgres } from "./embedded.ts";
+export { seedKpd, readKpdCsv, kpdParentCode, type KpdRow } from "./kpd.ts";
+export { KPD_CSV_PATH, EMBEDDED_DATA_DIR, MIGRATIONS_DIR, SCHEMA_PATH } from "./paths.ts";
+export {
+  hashApiKey,
+  generateApiKey,
+  createAccount,
+  createApiKey,
+  revokeApiKey,
+  setPlan,
+  ensureDemo,
+  hashPassword,
+  verifyPassword,
+  isValidOib,
+  DbInputError,
+  DEMO_ACCOUNT_NAME,
+  DEMO_EMAIL,
+  DEMO_OIB,
+  OPERATOR_ACCOUNT_NAME,
+  OPERATOR_EMAIL,
+  type CustomLimits,
+  type EnsureDemoResult,
+} from "./accounts.ts";
+export { createTestDatabase } from "./testing.ts";

@@ -1,0 +1,77 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type Db } from "./client.ts";
+import { kpdParentCode, parseCsv, readKpdCsv, seedKpd } from "./kpd.ts";
+import { migrate } from "./migrate.ts";
+import { emptyDatabase } from "./test-support.ts";
+
+describe("KPD parsing", () => {
+  it("computes parents up to the section", () => {
+    expect(kpdParentCode("62.10.11", "K")).toBe("62.10.1");
+    expect(kpdParentCode("62.10.1", "K")).toBe("62.10");
+    expect(kpdParentCode("62.10", "K")).toBe("62.1");
+    expect(kpdParentCode("62.1", "K")).toBe("62");
+    expect(kpdParentCode("62", "K")).toBe("K");
+    expect(kpdParentCode("K", "K")).toBeNull();
+  });
+
+  it("reads quoted fields with commas, doubled quotes and CRLF", () => {
+    expect(parseCsv('a,"b, c","say ""hi"""\r\n1,2,3\n')).toEqual([
+      ["a", "b, c", 'say "hi"'],
+      ["1", "2", "3"],
+    ]);
+  });
+
+  it("reads all 5,828 rows of the file", async () => {
+    const rows = await readKpdCsv();
+    expect(rows).toHaveLength(5828);
+    expect(rows.filter((r) => r.level === 0)).toHaveLength(22);
+  });
+});
+
+describe("seedKpd", () => {
+  let database: Awaited<ReturnType<typeof emptyDatabase>>;
+  let db: Db;
+  let dir: string;
+  beforeAll(async () => {
+    database = await emptyDatabase();
+    await migrate(database.url);
+    db = createDb(database.url, { max: 2 });
+    dir = await mkdtemp(path.join(tmpdir(), "fiskal-kpd-"));
+  });
+  afterAll(async () => {
+    await db?.$disconnect();
+    await database?.drop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("refuses a file whose parent codes are missing, inserting nothing", async () => {
+    const bad = path.join(dir, "bad.csv");
+    await writeFile(bad, "code,name,level,section\nA,Poljoprivreda,0,A\n01.1,Usjevi,2,A\n");
+    await expect(seedKpd(db, bad)).rejects.toThrow(/parent 01 of 01.1/);
+    expect(await db.kpdCode.count()).toBe(0);
+  });
+
+  it("loads every row with its parent, then skips when loaded", async () => {
+    expect(await seedKpd(db)).toEqual({ inserted: 5828 });
+    expect(await db.kpdCode.count()).toBe(5828);
+    const byCode = async (code: string) => db.kpdCode.findUniqueOrThrow({ where: { code } });
+    expect(await byCode("62.10.11")).toMatchObject({ parentCode: "62.10.1", level: 5, section: "K" });
+    expect(await byCode("A")).toMatchObject({ parentCode: null, level: 0 });
+    expect(await byCode("01")).toMatchObject({ parentCode: "A", level: 1 });
+    const orphans = await db.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM "KpdCode" c
+      WHERE c."parentCode" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "KpdCode" p WHERE p.code = c."parentCode")`;
+    expect(orphans[0]?.n).toBe(0);
+    expect(await seedKpd(db)).toEqual({ inserted: 0 });
+  });
+
+  it("fills in rows that went missing", async () => {
+    const { count } = await db.kpdCode.deleteMany({ where: { section: "V" } });
+    expect(count).toBe(6);
+    expect(await seedKpd(db)).toEqual({ inserted: 6 });
+    expect(await db.kpdCode.count()).toBe(5828);
+  });
+});

@@ -1,0 +1,103 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { createDb } from "./client.ts";
+import { EmbeddedPostgresBusyError, startEmbeddedPostgres } from "./embedded.ts";
+import { migrate } from "./migrate.ts";
+import { emptyDatabase, query } from "./test-support.ts";
+
+const INIT = expect.stringMatching(/^\d{14}_init$/);
+
+async function tables(url: string): Promise<string[]> {
+  const rows = await query<{ tablename: string }>(url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1");
+  return rows.map((r) => r.tablename);
+}
+
+describe("migrate on PostgreSQL", () => {
+  const cleanup: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    await Promise.all(cleanup.map((fn) => fn()));
+  });
+
+  it("applies the migrations once, then nothing", async () => {
+    const db = await emptyDatabase();
+    cleanup.push(db.drop);
+    expect(await migrate(db.url)).toEqual({ applied: [INIT] });
+    expect(await tables(db.url)).toEqual(
+      expect.arrayContaining(["Account", "ApiKey", "KpdCode", "User", "WebhookAttempt", "_prisma_migrations"]),
+    );
+    expect(await migrate(db.url)).toEqual({ applied: [] });
+    const history = await query(db.url, `SELECT migration_name, finished_at FROM "_prisma_migrations"`);
+    expect(history).toHaveLength(1);
+    expect(history[0]?.finished_at).not.toBeNull();
+  });
+
+  it("is safe when two processes start at the same time", async () => {
+    const db = await emptyDatabase();
+    cleanup.push(db.drop);
+    const [a, b] = await Promise.all([migrate(db.url), migrate(db.url)]);
+    expect([...a.applied, ...b.applied]).toEqual([INIT]);
+    expect(await query(db.url, `SELECT 1 FROM "_prisma_migrations"`)).toHaveLength(1);
+  });
+
+  it("fails clearly on an unreachable database", async () => {
+    await expect(migrate("postgres://postgres@127.0.0.1:1/nowhere")).rejects.toThrow();
+  });
+});
+
+describe("migrate on embedded PGlite", () => {
+  it("applies once, persists across a restart, and serves a pg pool", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "fiskal-pglite-"));
+    try {
+      const first = await startEmbeddedPostgres({ dataDir, port: 0 });
+      try {
+        expect(first.port).toBeGreaterThan(0);
+        expect(first.url).toBe(`postgres://postgres@127.0.0.1:${first.port}/postgres`);
+        expect(await migrate(first.url)).toEqual({ applied: [INIT] });
+        expect(await migrate(first.url)).toEqual({ applied: [] });
+        const db = createDb(first.url, { max: 4 });
+        try {
+          await db.account.create({ data: { name: "Persisted d.o.o." } });
+        } finally {
+          await db.$disconnect();
+        }
+        expect(JSON.parse(await readFile(`${dataDir}.lock`, "utf8"))).toEqual({ pid: process.pid, url: first.url });
+        await expect(startEmbeddedPostgres({ dataDir })).rejects.toThrow(/already open in this process/);
+        // Another live process serving a directory: refused, with the URL to use instead.
+        const foreign = `${dataDir}-foreign`;
+        await writeFile(`${foreign}.lock`, JSON.stringify({ pid: process.ppid, url: first.url }));
+        const busy = await startEmbeddedPostgres({ dataDir: foreign }).catch((error: unknown) => error);
+        await rm(`${foreign}.lock`, { force: true });
+        await rm(foreign, { recursive: true, force: true });
+        expect(busy).toBeInstanceOf(EmbeddedPostgresBusyError);
+        expect(busy).toMatchObject({ pid: process.ppid, url: first.url });
+      } finally {
+        await first.close();
+      }
+      await expect(readFile(`${dataDir}.lock`, "utf8")).rejects.toThrow(/ENOENT/);
+
+      // A lock left behind by a crashed process is taken over.
+      await writeFile(`${dataDir}.lock`, JSON.stringify({ pid: 2 ** 22 + 1, url: first.url }));
+      const second = await startEmbeddedPostgres({ dataDir });
+      try {
+        expect(await migrate(second.url)).toEqual({ applied: [] });
+        const pool = new pg.Pool({ connectionString: second.url, max: 8 });
+        try {
+          const counts = await Promise.all(
+            Array.from({ length: 16 }, () => pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Account" WHERE name = 'Persisted d.o.o.'`)),
+          );
+          expect(counts.map((r) => r.rows[0]?.n)).toEqual(Array(16).fill(1));
+        } finally {
+          await pool.end();
+        }
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+      await rm(`${dataDir}.lock`, { force: true });
+    }
+  });
+});
