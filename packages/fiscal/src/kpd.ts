@@ -131,7 +131,7 @@ export function parseKpdCsv(csvText: string): KpdRow[] {
 
 /**
  * Folds text for matching: lowercase, no diacritics (č/ć→c, š→s, ž→z, đ→d), punctuation as spaces.
- * `dj` is the other common spelling of đ: it is folded from both sides, see `foldDj`.
+ * `dj` is the other common spelling of đ, so names with a đ are also indexed with dj (`foldDj`).
  */
 export function foldText(s: string): string {
   return s
