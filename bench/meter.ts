@@ -3,7 +3,7 @@
 // exits 1 when a budget is missed.
 import { randomUUID } from "node:crypto";
 import { createAccount, createApiKey, createDb, createTestDatabase } from "@fiskal/db";
-import { createMeter, type UsageRecord } from "../packages/usage/src/index.ts";
+import { createMeter, type UsageRecord } from "@fiskal/usage";
 
 const RECORDS = Number(process.env.BENCH_METER_RECORDS ?? 200_000);
 const WARMUP = 20_000;

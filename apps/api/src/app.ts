@@ -5,6 +5,7 @@ import { createDb, seedKpd } from "@fiskal/db";
 import { createCisSimulator, createIntermediarySimulator, KpdIndex, type Intermediary, type TaxAuthority } from "@fiskal/fiscal";
 import { createRateLimiter, type StoreConfig } from "@fiskal/limits";
 import { createMeter } from "@fiskal/usage";
+import { createWarningDetector, createWebhooks } from "@fiskal/webhooks";
 import { createAuthenticator } from "./auth.ts";
 import { createMetrics } from "./metrics.ts";
 import { listenForInvalidations } from "./invalidation.ts";
@@ -26,7 +27,8 @@ export interface ApiConfig {
   limiterPrefix?: string;
   taxAuthority?: TaxAuthority;
   intermediary?: Intermediary;
-  warnings?: WarningObserver | null;
+  /** rate_limit.warning webhooks: the detector runs on every admitted request; the delivery worker is optional per process. */
+  webhooks?: { allowPrivate: boolean; worker: boolean; retryDelaysMs?: number[] } | false;
   meterFlushIntervalMs?: number;
   /** How long a shared-store call may take before the local fallback decides (default 1000 ms). */
   storeTimeoutMs?: number;
@@ -76,6 +78,20 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
     onError: (err) => log.error({ err: (err as Error).message }, "usage events could not be written; keeping them for the next flush"),
   });
   const auth = createAuthenticator({ db, ttlMs: config.authCacheTtlMs });
+  const hooks = config.webhooks === false || config.webhooks === undefined
+    ? null
+    : createWebhooks({
+        db,
+        databaseUrl: config.databaseUrl,
+        allowPrivate: config.webhooks.allowPrivate,
+        retryDelaysMs: config.webhooks.retryDelaysMs,
+        onError: (err) => log.error({ err: (err as Error).message }, "webhook engine error"),
+      });
+  await hooks?.ready();
+  const warnings: WarningObserver | null = hooks
+    ? createWarningDetector({ webhooks: hooks, onError: (err) => log.error({ err: (err as Error).message }, "rate_limit.warning detection failed") })
+    : null;
+  const worker = hooks && config.webhooks && config.webhooks.worker ? await hooks.startWorker() : null;
   const listener = listenForInvalidations(config.databaseUrl, { account: (id) => auth.invalidateAccount(id), all: () => auth.clear() }, log);
 
   const services: Services = {
@@ -88,7 +104,7 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
     auth,
     metrics,
     log,
-    warnings: config.warnings ?? null,
+    warnings,
     portalUrl: config.portalUrl.replace(/\/$/, ""),
     trustProxy: config.trustProxy ?? false,
   };
@@ -114,6 +130,9 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       });
       await meter.close();
+      await (warnings as { flush?: () => Promise<void> } | null)?.flush?.();
+      await worker?.stop();
+      await hooks?.close();
       await listener.close();
       await limiter.close();
       await db.$disconnect();

@@ -20,6 +20,7 @@ const Env = z.object({
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(5000),
   RATE_LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(1_000),
   FISKAL_DATA_DIR: z.string().default(path.join(REPO_ROOT, ".data")),
+  WEBHOOK_WORKER: z.enum(["0", "1", "true", "false"]).default("1").transform((v) => v === "1" || v === "true"),
   WEBHOOKS_ALLOW_PRIVATE: z.enum(["0", "1", "true", "false"]).default("0").transform((v) => v === "1" || v === "true"),
 });
 

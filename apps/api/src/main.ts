@@ -27,6 +27,7 @@ const api = await startApi({
   trustProxy: env.TRUST_PROXY,
   authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
   storeTimeoutMs: env.RATE_LIMIT_STORE_TIMEOUT_MS,
+  webhooks: { allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE, worker: env.WEBHOOK_WORKER },
   logger: log,
 });
 log.info({ url: api.url, store: env.store.kind }, "Fiskal API listening");

@@ -1,0 +1,148 @@
+// `pnpm bench`: POST /v1/validate/oib through the full stack (auth + limits + metering on real
+// PostgreSQL and Redis) against a bare node:http handler measured in the same run, then the limiter
+// and meter micro-benchmarks. Figures are ratios to the baseline because this machine is noisy.
+//
+//   BENCH_SECONDS (default 10)  BENCH_CONNECTIONS (default 50)  REDIS_URL  TEST_ADMIN_DATABASE_URL
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { createAccount, createApiKey, createDb, createTestDatabase } from "@fiskal/db";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "..");
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const BUDGET = { ratio: 0.4, p99AtRateMs: 10, rssMb: 250 };
+const body = JSON.stringify({ oib: "69435151530" });
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUp(url: string) {
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // starting
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+async function load(url: string, headers: Record<string, string>, opts: { overallRate?: number; pid?: number } = {}) {
+  let peakRss = 0;
+  const sampler = opts.pid ? setInterval(() => (peakRss = Math.max(peakRss, rssMb(opts.pid!))), 200) : null;
+  const result = await autocannon({
+    url,
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body,
+    connections: opts.overallRate ? 20 : connections,
+    duration: seconds,
+    overallRate: opts.overallRate,
+  });
+  if (sampler) clearInterval(sampler);
+  const non2xx = result.non2xx + result.errors;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx, total: result.requests.total, peakRssMb: Math.round(peakRss) };
+}
+
+const children: ChildProcess[] = [];
+function start(cmd: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  children.push(child);
+  return child;
+}
+
+try {
+  // Baseline: the same request answered by a bare node:http handler in its own process.
+  const barePort = await freePort();
+  start(process.execPath, [path.join(here, "bare-server.mjs")], { PORT: String(barePort) });
+  await waitUp(`http://127.0.0.1:${barePort}/healthz`);
+
+  const db = await createTestDatabase();
+  const prisma = createDb(db.url, { max: 2 });
+  const account = await createAccount(prisma, {
+    name: "Bench d.o.o.",
+    plan: "ENTERPRISE",
+    custom: { perMinute: 100_000_000, perDay: 1_000_000_000, burst: 10_000_000 },
+  });
+  const { key } = await createApiKey(prisma, account.id, "bench");
+  await prisma.$disconnect();
+
+  const apiPort = await freePort();
+  const api = start(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "apps/api/src/main.ts")], {
+    DATABASE_URL: db.url,
+    REDIS_URL: redisUrl,
+    PORT: String(apiPort),
+    LOG_LEVEL: "warn",
+    NODE_ENV: "production",
+  });
+  await waitUp(`http://127.0.0.1:${apiPort}/healthz`);
+  const auth = { authorization: `Bearer ${key}` };
+  const apiUrl = `http://127.0.0.1:${apiPort}/v1/validate/oib`;
+  const bareUrl = `http://127.0.0.1:${barePort}/v1/validate/oib`;
+
+  // Warm both (JIT, connection pools, key cache), then measure baseline and full stack back to back.
+  await load(bareUrl, {}, {});
+  await load(apiUrl, auth, {});
+  const bare = await load(bareUrl, {});
+  const full = await load(apiUrl, auth, { pid: api.pid });
+  const atRate = await load(apiUrl, auth, { overallRate: 1_000, pid: api.pid });
+
+  const limiter = spawnSync(path.join(root, "node_modules/.bin/tsx"), [path.join(here, "limiter.ts")], {
+    cwd: root,
+    env: { ...process.env, REDIS_URL: redisUrl },
+    encoding: "utf8",
+  });
+  const limiterJson = JSON.parse(limiter.stdout.trim().split("\n").pop() ?? "{}") as Record<string, unknown>;
+
+  const ratio = full.rps / bare.rps;
+  const report = {
+    when: new Date().toISOString(),
+    seconds,
+    connections,
+    bare,
+    full,
+    atRate1000: atRate,
+    ratio: Math.round(ratio * 1000) / 1000,
+    limiter: limiterJson,
+    budgets: {
+      ratio: { budget: `>= ${BUDGET.ratio}`, value: ratio, ok: ratio >= BUDGET.ratio },
+      p99At1000rps: { budget: `< ${BUDGET.p99AtRateMs} ms`, value: atRate.p99, ok: atRate.p99 < BUDGET.p99AtRateMs },
+      rss: { budget: `< ${BUDGET.rssMb} MB`, value: Math.max(full.peakRssMb, atRate.peakRssMb), ok: Math.max(full.peakRssMb, atRate.peakRssMb) < BUDGET.rssMb },
+      limiterP99: { budget: "< 1 ms", value: limiterJson.p99Ms, ok: limiter.status === 0 },
+      noErrors: { budget: "0 non-2xx", value: full.non2xx + atRate.non2xx, ok: full.non2xx + atRate.non2xx === 0 },
+    },
+  };
+  mkdirSync(path.join(here, "results"), { recursive: true });
+  writeFileSync(path.join(here, "results", "latest.json"), JSON.stringify(report, null, 2));
+  console.log(`bare node:http      ${bare.rps.toFixed(0)} req/s  p50 ${bare.p50} ms  p99 ${bare.p99} ms`);
+  console.log(`full stack          ${full.rps.toFixed(0)} req/s  p50 ${full.p50} ms  p99 ${full.p99} ms  (${(ratio * 100).toFixed(1)}% of bare)`);
+  console.log(`full stack @1000/s  p50 ${atRate.p50} ms  p99 ${atRate.p99} ms  peak RSS ${report.budgets.rss.value} MB`);
+  console.log(`limiter decide()    ${JSON.stringify(limiterJson)}`);
+  let failed = 0;
+  for (const [name, b] of Object.entries(report.budgets)) {
+    console.log(`${b.ok ? "PASS" : "FAIL"}  ${name.padEnd(14)} ${String(b.value).padEnd(22)} budget ${b.budget}`);
+    if (!b.ok) failed++;
+  }
+  await db.drop().catch(() => {});
+  process.exitCode = failed ? 1 : 0;
+} finally {
+  for (const c of children) c.kill("SIGTERM");
+}
