@@ -47,7 +47,15 @@ export function createAuthenticator(opts: { db: Db; ttlMs?: number; maxEntries?:
         id: true,
         revokedAt: true,
         account: {
-          select: { id: true, plan: true, customPerMinute: true, customPerDay: true, customBurst: true, limitsVersion: true },
+          select: {
+            id: true,
+            plan: true,
+            customPerMinute: true,
+            customPerDay: true,
+            customBurst: true,
+            customEndpointLimits: true,
+            limitsVersion: true,
+          },
         },
       },
     });

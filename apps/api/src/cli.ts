@@ -6,6 +6,7 @@ import {
   createAccount,
   createApiKey,
   createDb,
+  ENDPOINT_GROUP_NAMES,
   migrate,
   revokeApiKey,
   setPlan,
@@ -19,13 +20,16 @@ import { loadEnv } from "./env.ts";
 const USAGE = `Fiskal operator CLI
 
   pnpm fiskal account create --name NAME [--plan SANDBOX|STARTER|BUSINESS] [--oib OIB] [--with-key]
-  pnpm fiskal account create --name NAME --plan ENTERPRISE --per-minute N --per-day N --burst N [--with-key]
+  pnpm fiskal account create --name NAME --plan ENTERPRISE --per-minute N --per-day N --burst N
+                             [--endpoint GROUP=N ...] [--with-key]
   pnpm fiskal account list
   pnpm fiskal account show --account ID
   pnpm fiskal key create --account ID [--name NAME]
   pnpm fiskal key list --account ID
   pnpm fiskal key revoke --account ID --key KEY_ID
-  pnpm fiskal plan set --account ID --plan PLAN [--per-minute N --per-day N --burst N]
+  pnpm fiskal plan set --account ID --plan PLAN [--per-minute N --per-day N --burst N] [--endpoint GROUP=N ...]
+
+GROUP is one of fiscalize, einvoice, kpd, oib: an Enterprise override of that dedicated per-minute limit.
 
 Add --json for machine-readable output. Uses DATABASE_URL, else the embedded database
 (the one a running \`pnpm start\` serves, or the data folder directly).`;
@@ -46,20 +50,36 @@ function plan(v: string | undefined): Plan {
   return p as Plan;
 }
 
-function custom(values: Record<string, string | boolean | undefined>, p: Plan) {
-  const given = ["per-minute", "per-day", "burst"].filter((k) => values[k] !== undefined);
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+function endpointOverrides(specs: string[] | undefined): Record<string, number> | undefined {
+  if (!specs?.length) return undefined;
+  const out: Record<string, number> = {};
+  for (const spec of specs) {
+    const m = /^(\w+)=(\d+)$/.exec(spec);
+    if (!m || !(ENDPOINT_GROUP_NAMES as readonly string[]).includes(m[1]!)) {
+      throw new UsageError(`--endpoint takes GROUP=N with GROUP one of ${ENDPOINT_GROUP_NAMES.join(", ")}; got "${spec}"`);
+    }
+    out[m[1]!] = int("endpoint", m[2]);
+  }
+  return out;
+}
+
+function custom(values: Values, p: Plan) {
+  const given = ["per-minute", "per-day", "burst", "endpoint"].filter((k) => values[k] !== undefined);
   if (p !== "ENTERPRISE") {
-    if (given.length) throw new UsageError("--per-minute/--per-day/--burst are only for --plan ENTERPRISE");
+    if (given.length) throw new UsageError("--per-minute/--per-day/--burst/--endpoint are only for --plan ENTERPRISE");
     return undefined;
   }
   return {
     perMinute: int("per-minute", values["per-minute"] as string),
     perDay: int("per-day", values["per-day"] as string),
     burst: int("burst", values.burst as string),
+    endpoints: endpointOverrides(values.endpoint as string[] | undefined),
   };
 }
 
-function need(values: Record<string, string | boolean | undefined>, name: string): string {
+function need(values: Values, name: string): string {
   const v = values[name];
   if (typeof v !== "string" || v === "") throw new UsageError(`--${name} is required`);
   return v;
@@ -94,9 +114,10 @@ async function connect(): Promise<{ db: Db; close(): Promise<void> }> {
   };
 }
 
-function describeLimits(a: { plan: Plan; customPerMinute: number | null; customPerDay: number | null; customBurst: number | null }) {
+function describeLimits(a: Parameters<typeof limitsFor>[0] & { plan: Plan }) {
   const l = limitsFor({ ...a, plan: a.plan as PlanName });
-  return `${l.burst}/s, ${l.perMinute}/min, ${l.perDay}/day`;
+  const endpoints = Object.entries(l.endpoints ?? {}).map(([g, n]) => `${g} ${n}/min`);
+  return `${l.burst}/s, ${l.perMinute}/min, ${l.perDay}/day${endpoints.length ? `; ${endpoints.join(", ")}` : ""}`;
 }
 
 export async function run(argv: string[], out: (line: string) => void = console.log): Promise<number> {
@@ -112,6 +133,7 @@ export async function run(argv: string[], out: (line: string) => void = console.
       "per-minute": { type: "string" },
       "per-day": { type: "string" },
       burst: { type: "string" },
+      endpoint: { type: "string", multiple: true },
       "with-key": { type: "boolean" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },

@@ -1,8 +1,7 @@
 // Cross-instance cache invalidation: account changes are announced with PostgreSQL NOTIFY.
 import pg from "pg";
 import type { Logger } from "pino";
-
-export const INVALIDATION_CHANNEL = "fiskal_invalidate";
+import { INVALIDATION_CHANNEL } from "@fiskal/db";
 
 export interface InvalidationListener {
   close(): Promise<void>;

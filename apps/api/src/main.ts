@@ -1,6 +1,6 @@
 // Starts the API from the environment. Without DATABASE_URL it runs on the embedded database.
 import pino from "pino";
-import { migrate, startEmbeddedPostgres } from "@fiskal/db";
+import { EmbeddedPostgresBusyError, migrate, startEmbeddedPostgres } from "@fiskal/db";
 import path from "node:path";
 import { loadEnv } from "./env.ts";
 import { startApi } from "./app.ts";
@@ -11,8 +11,14 @@ const log = pino({ level: env.LOG_LEVEL, base: { service: "fiskal-api" }, redact
 let databaseUrl = env.DATABASE_URL;
 let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>> | null = null;
 if (!databaseUrl) {
-  embedded = await startEmbeddedPostgres({ dataDir: path.join(env.FISKAL_DATA_DIR, "pglite"), port: 0 });
-  databaseUrl = embedded.url;
+  try {
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(env.FISKAL_DATA_DIR, "pglite"), port: 0 });
+    databaseUrl = embedded.url;
+  } catch (err) {
+    // Another process (e.g. `pnpm start`) already serves the embedded database: share it.
+    if (!(err instanceof EmbeddedPostgresBusyError)) throw err;
+    databaseUrl = err.url;
+  }
   log.warn({ dataDir: env.FISKAL_DATA_DIR }, "DATABASE_URL is not set: using the embedded database");
 }
 await migrate(databaseUrl);

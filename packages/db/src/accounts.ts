@@ -3,7 +3,22 @@ import { hash as argon2Hash, verify as argon2Verify, type Algorithm } from "@nod
 import type { Db } from "./client.ts";
 import { Prisma, type Account, type Plan } from "./generated/prisma/client.ts";
 
-export type CustomLimits = { perMinute: number; perDay: number; burst: number };
+export type CustomLimits = {
+  perMinute: number;
+  perDay: number;
+  burst: number;
+  /** Per-minute overrides of the dedicated endpoint limits (groups fiscalize, einvoice, kpd, oib). */
+  endpoints?: Partial<Record<EndpointGroupName, number>>;
+};
+export const ENDPOINT_GROUP_NAMES = ["fiscalize", "einvoice", "kpd", "oib"] as const;
+export type EndpointGroupName = (typeof ENDPOINT_GROUP_NAMES)[number];
+
+/** Channel on which account changes are announced so every API instance drops its cached view at once. */
+export const INVALIDATION_CHANNEL = "fiskal_invalidate";
+
+async function announceAccountChange(db: Db, accountId: string): Promise<void> {
+  await db.$executeRaw`SELECT pg_notify(${INVALIDATION_CHANNEL}, ${JSON.stringify({ accountId })})`;
+}
 
 /** Thrown for arguments that can never succeed (a programming or operator error); nothing is written. */
 export class DbInputError extends Error {
@@ -71,7 +86,7 @@ function checkPlan(plan: Plan): void {
 function customColumns(plan: Plan, custom: CustomLimits | undefined) {
   if (plan !== "ENTERPRISE") {
     if (custom) throw new DbInputError(`custom limits are only for ENTERPRISE, not ${plan}`);
-    return { customPerMinute: null, customPerDay: null, customBurst: null };
+    return { customPerMinute: null, customPerDay: null, customBurst: null, customEndpointLimits: Prisma.DbNull };
   }
   if (!custom) throw new DbInputError("ENTERPRISE needs custom limits { perMinute, perDay, burst }");
   for (const field of ["perMinute", "perDay", "burst"] as const) {
@@ -80,7 +95,21 @@ function customColumns(plan: Plan, custom: CustomLimits | undefined) {
       throw new DbInputError(`custom.${field} must be a positive integer, got ${String(value)}`);
     }
   }
-  return { customPerMinute: custom.perMinute, customPerDay: custom.perDay, customBurst: custom.burst };
+  const endpoints = custom.endpoints ?? {};
+  for (const [group, value] of Object.entries(endpoints)) {
+    if (!(ENDPOINT_GROUP_NAMES as readonly string[]).includes(group)) {
+      throw new DbInputError(`custom.endpoints.${group} is not an endpoint group (${ENDPOINT_GROUP_NAMES.join(", ")})`);
+    }
+    if (!Number.isSafeInteger(value) || value < 1 || value > 2_147_483_647) {
+      throw new DbInputError(`custom.endpoints.${group} must be a positive integer, got ${String(value)}`);
+    }
+  }
+  return {
+    customPerMinute: custom.perMinute,
+    customPerDay: custom.perDay,
+    customBurst: custom.burst,
+    customEndpointLimits: Object.keys(endpoints).length ? endpoints : Prisma.DbNull,
+  };
 }
 
 export async function createAccount(
@@ -121,6 +150,7 @@ export async function revokeApiKey(db: Db, accountId: string, keyId: string): Pr
     where: { id: keyId, accountId, revokedAt: null },
     data: { revokedAt: new Date() },
   });
+  if (count === 1) await announceAccountChange(db, accountId);
   return count === 1;
 }
 
@@ -130,10 +160,12 @@ export async function setPlan(db: Db, accountId: string, plan: Plan, custom?: Cu
   const columns = customColumns(plan, custom);
   if (!UUID.test(accountId)) throw new DbInputError(`no account ${JSON.stringify(accountId)}`);
   try {
-    return await db.account.update({
+    const account = await db.account.update({
       where: { id: accountId },
       data: { plan, ...columns, limitsVersion: { increment: 1 } },
     });
+    await announceAccountChange(db, accountId);
+    return account;
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2025") {
       throw new DbInputError(`no account ${JSON.stringify(accountId)}`);

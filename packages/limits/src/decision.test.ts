@@ -113,6 +113,17 @@ describe.each(stores)("decisions on the %s store", (_, store) => {
     expect((await rl.decide({ identity, limits })).allowed).toBe(true);
   });
 
+  it("a custom endpoint limit replaces the standard one for that group only", async () => {
+    const identity = id();
+    const custom: Limits = { burst: 1_000, perMinute: 10_000, perDay: 100_000, endpoints: { fiscalize: 3 } };
+    const decisions = await Promise.all(Array.from({ length: 5 }, () => rl.decide({ identity, limits: custom, endpoint: "fiscalize" })));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(3);
+    const refused = decisions.find((d) => !d.allowed)!;
+    expect(refused.binding).toMatchObject({ policy: "endpoint:fiscalize", limit: 3 });
+    const other = await rl.decide({ identity, limits: custom, endpoint: "einvoice" });
+    expect(other.windows.find((w) => w.name === "endpoint")!.limit).toBe(60);
+  });
+
   it("the day window resets at the next 00:00 UTC", async () => {
     const identity = id();
     const limits: Limits = { burst: 10, perMinute: 60, perDay: 3 };

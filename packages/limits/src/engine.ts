@@ -7,7 +7,7 @@
  */
 import { Ratelimit } from "@upstash/ratelimit";
 import type { Redis } from "@upstash/redis";
-import { ENDPOINT_LIMITS, type EndpointGroup, type Limits } from "./policy.ts";
+import { endpointLimit, type EndpointGroup, type Limits } from "./policy.ts";
 import type { Decision, DecideInput, WindowName, WindowState } from "./types.ts";
 import { fixedResetAt, slidingAdmitsAt, slidingEmptyBy, slidingUsed } from "./window-math.ts";
 
@@ -31,7 +31,7 @@ export function windowSpecs(limits: Limits, endpoint?: EndpointGroup): WindowSpe
     specs.push({
       name: "endpoint",
       policy: `endpoint:${endpoint}`,
-      limit: ENDPOINT_LIMITS[endpoint].perMinute,
+      limit: endpointLimit(limits, endpoint),
       windowMs: 60_000,
       kind: "sliding",
     });

@@ -5,6 +5,7 @@ export {
   InvalidLimitsError,
   PLANS,
   assertLimits,
+  endpointLimit,
   limitsFor,
   type AccountLimitsInput,
   type EndpointGroup,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ANONYMOUS_LIMITS, ENDPOINT_LIMITS, InvalidLimitsError, PLANS, limitsFor } from "./policy.ts";
+import { ANONYMOUS_LIMITS, ENDPOINT_LIMITS, InvalidLimitsError, PLANS, endpointLimit, limitsFor } from "./policy.ts";
 
 describe("plans", () => {
   it("grant the limits of DESIGN §4", () => {
@@ -39,6 +39,18 @@ describe("plans", () => {
     expect(() => limitsFor({ plan: "ENTERPRISE", customBurst: 0, customPerMinute: 1.5, customPerDay: 10 })).toThrow(
       InvalidLimitsError,
     );
+  });
+
+  it("limitsFor ENTERPRISE carries custom endpoint limits and validates them", () => {
+    const base = { plan: "ENTERPRISE" as const, customBurst: 100, customPerMinute: 1_000, customPerDay: 1_000_000 };
+    const l = limitsFor({ ...base, customEndpointLimits: { oib: 5_000 } });
+    expect(l.endpoints).toEqual({ oib: 5_000 });
+    expect(endpointLimit(l, "oib")).toBe(5_000);
+    expect(endpointLimit(l, "fiscalize")).toBe(30);
+    expect(() => limitsFor({ ...base, customEndpointLimits: { oib: 0 } })).toThrow(/endpoints\.oib/);
+    expect(() => limitsFor({ ...base, customEndpointLimits: { admin: 5 } })).toThrow(/not an endpoint group/);
+    expect(() => limitsFor({ ...base, customEndpointLimits: [1] })).toThrow(InvalidLimitsError);
+    expect(limitsFor({ plan: "BUSINESS", customEndpointLimits: { oib: 5_000 } }).endpoints).toBeUndefined();
   });
 
   it("limitsFor rejects an unknown plan", () => {

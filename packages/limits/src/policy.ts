@@ -9,6 +9,8 @@ export interface Limits {
   perMinute: number;
   /** requests per calendar day, UTC */
   perDay: number;
+  /** Per-minute overrides of the dedicated endpoint limits (Enterprise contracts); absent groups keep ENDPOINT_LIMITS. */
+  endpoints?: Partial<Record<EndpointGroup, number>>;
 }
 
 export const PLANS = {
@@ -53,6 +55,15 @@ export function assertLimits(limits: Limits): void {
       throw new InvalidLimitsError(`limits.${field} must be a positive integer, got ${String(limits[field])}`);
     }
   }
+  for (const [group, value] of Object.entries(limits.endpoints ?? {})) {
+    if (!(group in ENDPOINT_LIMITS)) throw new InvalidLimitsError(`limits.endpoints.${group} is not an endpoint group`);
+    if (!isPositiveInt(value)) throw new InvalidLimitsError(`limits.endpoints.${group} must be a positive integer, got ${String(value)}`);
+  }
+}
+
+/** The dedicated per-minute limit of an endpoint group under these limits. */
+export function endpointLimit(limits: Limits, group: EndpointGroup): number {
+  return limits.endpoints?.[group] ?? ENDPOINT_LIMITS[group].perMinute;
 }
 
 export interface AccountLimitsInput {
@@ -60,6 +71,8 @@ export interface AccountLimitsInput {
   customPerMinute?: number | null;
   customPerDay?: number | null;
   customBurst?: number | null;
+  /** ENTERPRISE only: `{ "oib": 100000, … }`, per-minute limits replacing the standard endpoint limits. */
+  customEndpointLimits?: unknown;
 }
 
 /** The limits an account is judged by. ENTERPRISE needs all three custom values set by an operator. */
@@ -76,7 +89,16 @@ export function limitsFor(account: AccountLimitsInput): Limits {
         `ENTERPRISE account needs positive integer custom limits; missing or invalid: ${missing.join(", ")}`,
       );
     }
-    return { burst: custom.customBurst!, perMinute: custom.customPerMinute!, perDay: custom.customPerDay! };
+    const limits: Limits = { burst: custom.customBurst!, perMinute: custom.customPerMinute!, perDay: custom.customPerDay! };
+    const endpoints = account.customEndpointLimits;
+    if (endpoints !== null && endpoints !== undefined) {
+      if (typeof endpoints !== "object" || Array.isArray(endpoints)) {
+        throw new InvalidLimitsError("customEndpointLimits must be an object of endpoint group → per-minute limit");
+      }
+      limits.endpoints = { ...(endpoints as Record<EndpointGroup, number>) };
+      assertLimits(limits);
+    }
+    return limits;
   }
   const plan = PLANS[account.plan];
   if (!plan) throw new InvalidLimitsError(`unknown plan ${String(account.plan)}`);

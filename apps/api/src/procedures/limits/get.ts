@@ -1,6 +1,6 @@
 // GET /v1/limits — where the account stands in every window; reading it consumes no quota.
 import { z } from "zod";
-import { ENDPOINT_LIMITS, type EndpointGroup } from "@fiskal/limits";
+import { ENDPOINT_LIMITS, endpointLimit, type EndpointGroup } from "@fiskal/limits";
 import { apiKeyProcedure } from "../../trpc.ts";
 
 const Window = z.object({
@@ -55,7 +55,7 @@ export const getLimits = apiKeyProcedure
       windows: base!.map(toWindow),
       endpoints: groups.map((group, i) => {
         const w = perGroup[i]!.find((x) => x.name === "endpoint")!;
-        return { group, label: ENDPOINT_LIMITS[group].label, per_minute: ENDPOINT_LIMITS[group].perMinute, window: toWindow(w) };
+        return { group, label: ENDPOINT_LIMITS[group].label, per_minute: endpointLimit(limits, group), window: toWindow(w) };
       }),
     };
   });
