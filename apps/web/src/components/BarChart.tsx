@@ -4,9 +4,9 @@ import { formatInt } from "~/lib/format";
 
 export type Bar = { label: string; title: string; admitted: number; refused: number };
 
-const W = 720;
-const H = 220;
-const PAD = { top: 12, right: 8, bottom: 28, left: 44 };
+const W = 560;
+const H = 240;
+const PAD = { top: 12, right: 6, bottom: 30, left: 46 };
 
 export function BarChart({ bars, caption, maxLabels = 10, testId }: { bars: Bar[]; caption: string; maxLabels?: number; testId?: string }) {
   const totals = bars.map((b) => b.admitted + b.refused);
@@ -42,7 +42,12 @@ export function BarChart({ bars, caption, maxLabels = 10, testId }: { bars: Bar[
               {hOk > 0 ? <rect className="bar-ok" x={x} y={base - hOk} width={barW} height={hOk} rx={Math.min(2, barW / 3)} /> : null}
               {hRef > 0 ? <rect className="bar-refused" x={x} y={base - hOk - hRef} width={barW} height={hRef} rx={Math.min(2, barW / 3)} /> : null}
               {shown.has(i) ? (
-                <text className="axis-label" x={PAD.left + i * slot + slot / 2} y={H - 8} textAnchor="middle">
+                <text
+                  className="axis-label"
+                  x={i === bars.length - 1 && slot < 30 ? W - PAD.right : PAD.left + i * slot + slot / 2}
+                  y={H - 8}
+                  textAnchor={i === bars.length - 1 && slot < 30 ? "end" : "middle"}
+                >
                   {b.label}
                 </text>
               ) : null}

@@ -21,16 +21,18 @@ export default async function PortalLayout({ children }: { children: ReactNode }
   return (
     <div className="shell">
       <aside className="sidebar">
-        <Logo href="/dashboard" tagline="portal" />
-        <PortalNav operator={me.role === "OPERATOR"} />
-        <div className="sidebar-foot">
-          <div className="who" title={me.email} data-testid="user-email">
-            {me.name || me.email}
+        <div className="sidebar-inner">
+          <Logo href="/dashboard" tagline="portal" />
+          <PortalNav operator={me.role === "OPERATOR"} />
+          <div className="sidebar-foot">
+            <div className="who" title={me.email} data-testid="user-email">
+              {me.name || me.email}
+            </div>
+            <div className="acct">
+              {me.accountName} · <span data-testid="account-plan">{PLAN_LABELS[me.plan]}</span>
+            </div>
+            <SignOutButton />
           </div>
-          <div className="acct">
-            {me.accountName} · <span data-testid="account-plan">{PLAN_LABELS[me.plan]}</span>
-          </div>
-          <SignOutButton />
         </div>
       </aside>
       <main className="main" id="sadrzaj">

@@ -68,7 +68,6 @@ export function AccountsTable({ accounts, search }: { accounts: Acct[]; search: 
             <thead>
               <tr>
                 <th>Račun</th>
-                <th>Korisnici</th>
                 <th>Paket</th>
                 <th className="num">U sekundi</th>
                 <th className="num">U minuti</th>
@@ -83,15 +82,17 @@ export function AccountsTable({ accounts, search }: { accounts: Acct[]; search: 
               {accounts.map((a) => (
                 <Fragment key={a.id}>
                   <tr data-testid="account-row" data-account={a.name}>
-                    <td>{a.name}</td>
-                    <td style={{ color: "var(--muted)" }}>{a.emails.join(", ") || "—"}</td>
+                    <td>
+                      {a.name}
+                      <div style={{ color: "var(--muted)", fontSize: "0.82rem" }}>{a.emails.join(", ") || "bez korisnika"}</div>
+                    </td>
                     <td>
                       <span className={a.plan === "ENTERPRISE" ? "badge primary" : "badge"}>{PLAN_LABELS[a.plan]}</span>
                     </td>
                     <td className="num">{formatInt(a.limits.burst)}</td>
                     <td className="num">{formatInt(a.limits.perMinute)}</td>
                     <td className="num">{formatInt(a.limits.perDay)}</td>
-                    <td>{formatDate(a.createdAt)}</td>
+                    <td style={{ whiteSpace: "nowrap" }}>{formatDate(a.createdAt)}</td>
                     <td className="num">
                       <button
                         type="button"
@@ -99,14 +100,15 @@ export function AccountsTable({ accounts, search }: { accounts: Acct[]; search: 
                         aria-expanded={editing === a.id}
                         onClick={() => setEditing(editing === a.id ? null : a.id)}
                         data-testid="edit-limits"
+                        aria-label={`Enterprise ograničenja za ${a.name}`}
                       >
-                        {editing === a.id ? "Zatvori" : "Enterprise ograničenja"}
+                        {editing === a.id ? "Zatvori" : "Ograničenja"}
                       </button>
                     </td>
                   </tr>
                   {editing === a.id ? (
                     <tr>
-                      <td colSpan={8} style={{ background: "var(--surface-2)" }}>
+                      <td colSpan={7} style={{ background: "var(--surface-2)" }}>
                         <form onSubmit={(e) => save(e, a)} aria-label={`Enterprise ograničenja za ${a.name}`}>
                           <LimitsFields idPrefix={`acct-${a.id}`} defaults={a.limits} />
                           <div className="row-actions" style={{ marginTop: 10 }}>

@@ -1,5 +1,11 @@
-// Three number inputs for custom Enterprise limits, shared by request approval and account editing.
-export function LimitsFields({ idPrefix, defaults }: { idPrefix: string; defaults?: { burst: number; perMinute: number; perDay: number } }) {
+// Custom Enterprise limits: the three plan windows plus optional per-minute endpoint overrides.
+import { ENDPOINT_LIMITS } from "@fiskal/limits";
+
+type Defaults = { burst: number; perMinute: number; perDay: number; endpoints?: Partial<Record<string, number>> };
+
+const GROUPS = Object.keys(ENDPOINT_LIMITS) as (keyof typeof ENDPOINT_LIMITS)[];
+
+export function LimitsFields({ idPrefix, defaults }: { idPrefix: string; defaults?: Defaults }) {
   const f = (name: "burst" | "perMinute" | "perDay", label: string) => (
     <div className="field">
       <label htmlFor={`${idPrefix}-${name}`}>{label}</label>
@@ -7,18 +13,47 @@ export function LimitsFields({ idPrefix, defaults }: { idPrefix: string; default
     </div>
   );
   return (
-    <div className="inline-form">
-      {f("burst", "U sekundi")}
-      {f("perMinute", "U minuti")}
-      {f("perDay", "Dnevno")}
-    </div>
+    <>
+      <div className="inline-form">
+        {f("burst", "U sekundi")}
+        {f("perMinute", "U minuti")}
+        {f("perDay", "Dnevno")}
+      </div>
+      <details style={{ marginTop: 10 }}>
+        <summary style={{ cursor: "pointer", color: "var(--muted)", fontSize: "0.88rem" }}>Ograničenja endpointa (neobavezno)</summary>
+        <div className="inline-form" style={{ marginTop: 8 }}>
+          {GROUPS.map((g) => (
+            <div className="field" key={g}>
+              <label htmlFor={`${idPrefix}-ep-${g}`}>
+                <span className="mono">{ENDPOINT_LIMITS[g].label}</span> / min
+              </label>
+              <input
+                id={`${idPrefix}-ep-${g}`}
+                name={`ep-${g}`}
+                type="number"
+                min={1}
+                step={1}
+                placeholder={`standardno ${ENDPOINT_LIMITS[g].perMinute}`}
+                defaultValue={defaults?.endpoints?.[g]}
+              />
+            </div>
+          ))}
+        </div>
+      </details>
+    </>
   );
 }
 
 export function readLimits(form: FormData) {
+  const endpoints: Partial<Record<(typeof GROUPS)[number], number>> = {};
+  for (const g of GROUPS) {
+    const raw = String(form.get(`ep-${g}`) ?? "").trim();
+    if (raw) endpoints[g] = Number(raw);
+  }
   return {
     burst: Number(form.get("burst")),
     perMinute: Number(form.get("perMinute")),
     perDay: Number(form.get("perDay")),
+    ...(Object.keys(endpoints).length ? { endpoints } : {}),
   };
 }

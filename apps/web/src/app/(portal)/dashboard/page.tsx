@@ -58,19 +58,19 @@ export default async function DashboardPage() {
           <span className="sub">od ponoći UTC</span>
         </div>
         <div className="card stat">
-          <span className="label">Zahtjevi ovaj mjesec</span>
+          <span className="label">Ovaj mjesec</span>
           <span className="value" data-testid="stat-requests-month">{formatInt(summary.month.requests)}</span>
-          <span className="sub">kalendarski mjesec, UTC</span>
+          <span className="sub">zahtjeva, mjesec po UTC-u</span>
         </div>
         <div className="card stat">
-          <span className="label">Odbijeni (429) danas</span>
+          <span className="label">Odbijeni danas (429)</span>
           <span className={summary.today.refused > 0 ? "value danger" : "value"} data-testid="stat-refused-today">
             {formatInt(summary.today.refused)}
           </span>
           <span className="sub">ovaj mjesec: {formatInt(summary.month.refused)}</span>
         </div>
         <div className="card stat">
-          <span className="label">Prosječno vrijeme odgovora</span>
+          <span className="label">Prosječni odziv</span>
           <span className="value" data-testid="stat-avg-ms">{formatMs(summary.today.avgMs)}</span>
           <span className="sub">danas · mjesec: {formatMs(summary.month.avgMs)}</span>
         </div>

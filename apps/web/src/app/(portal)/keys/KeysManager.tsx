@@ -21,7 +21,7 @@ export function KeysManager({ initial, sandbox }: { initial: KeyRow[]; sandbox: 
   const [name, setName] = useState("");
   const [creating, setCreating] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
+  const [created, setCreated] = useState<{ id: string; name: string; key: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [toRevoke, setToRevoke] = useState<KeyRow | null>(null);
   const [revoking, setRevoking] = useState(false);
@@ -42,7 +42,7 @@ export function KeysManager({ initial, sandbox }: { initial: KeyRow[]; sandbox: 
       if (!result.ok) {
         setError(result.message);
       } else {
-        setCreated({ name: result.name, key: result.key });
+        setCreated({ id: result.id, name: result.name, key: result.key });
         setName("");
         await refresh();
       }
@@ -64,6 +64,7 @@ export function KeysManager({ initial, sandbox }: { initial: KeyRow[]; sandbox: 
     setError(null);
     try {
       const { revoked } = await trpc.keys.revoke.mutate({ id: toRevoke.id });
+      if (created?.id === toRevoke.id) setCreated(null);
       setNotice(revoked ? `Ključ „${toRevoke.name}” je opozvan. Prestaje raditi u roku od nekoliko sekundi.` : "Ključ je već bio opozvan.");
       await refresh();
     } catch (err) {

@@ -91,9 +91,20 @@ export default async function PlanPage() {
                   <td>
                     <span className="mono">{e.label}</span>
                   </td>
-                  <td colSpan={PLAN_COLUMNS.length} className="num" style={{ textAlign: "center" }} data-testid={`endpoint-limit-${group}`}>
-                    {formatInt(e.perMinute)} u minuti, u svim paketima
-                  </td>
+                  {o.plan === "ENTERPRISE" ? (
+                    <>
+                      <td colSpan={PLAN_COLUMNS.length - 1} className="num" style={{ textAlign: "center" }}>
+                        {formatInt(e.perMinute)} u minuti
+                      </td>
+                      <td className={colClass("ENTERPRISE")} data-testid={`endpoint-limit-${group}`}>
+                        {formatInt(o.currentEndpoints[group] ?? e.perMinute)}
+                      </td>
+                    </>
+                  ) : (
+                    <td colSpan={PLAN_COLUMNS.length} className="num" style={{ textAlign: "center" }} data-testid={`endpoint-limit-${group}`}>
+                      {formatInt(e.perMinute)} u minuti, u svim paketima
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>

@@ -179,7 +179,7 @@ export default function RateLimitsDoc() {
       <h2 id="odgovor-429">Odgovor 429</h2>
       <p>Kad neki prozor odbije zahtjev, API odgovara statusom 429 Too Many Requests:</p>
       <pre data-testid="example-429-headers">{headerBlock("HTTP/1.1 429 Too Many Requests", ex.refusedHeaders)}</pre>
-      <pre data-testid="example-429-body">{JSON.stringify(ex.body, null, 2)}</pre>
+      <pre className="wrap" data-testid="example-429-body">{JSON.stringify(ex.body, null, 2)}</pre>
       <p>
         Tijelo uvijek ima točno ovaj oblik: <code>code</code> je <code>rate_limit_exceeded</code>, <code>message</code> je poruka na
         hrvatskom koja navodi isti broj sekundi kao <code>Retry-After</code> (s ispravnim oblikom: 1 sekundu, 2 sekunde, 5 sekundi, 21

@@ -5,11 +5,35 @@ import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { operatorProcedure } from "../trpc";
 
+const perMinuteOverride = z
+  .number("Unesite broj.")
+  .int("Unesite cijeli broj.")
+  .min(1, "Ograničenje endpointa mora biti barem 1 u minuti.")
+  .max(10_000_000, "Najviše 10.000.000 u minuti.")
+  .optional();
+
 export const customLimitsInput = z.object({
   burst: z.number("Unesite broj.").int("Unesite cijeli broj.").min(1, "Najmanje 1 zahtjev u sekundi.").max(100_000, "Najviše 100.000 u sekundi."),
   perMinute: z.number("Unesite broj.").int("Unesite cijeli broj.").min(1, "Najmanje 1 zahtjev u minuti.").max(1_000_000, "Najviše 1.000.000 u minuti."),
   perDay: z.number("Unesite broj.").int("Unesite cijeli broj.").min(1, "Najmanje 1 zahtjev dnevno.").max(1_000_000_000, "Najviše 1.000.000.000 dnevno."),
+  /** Per-minute overrides of the dedicated endpoint limits; absent groups keep the standard limit. */
+  endpoints: z
+    .object({ fiscalize: perMinuteOverride, einvoice: perMinuteOverride, kpd: perMinuteOverride, oib: perMinuteOverride })
+    .optional(),
 });
+
+type CustomLimitsInput = z.infer<typeof customLimitsInput>;
+
+function limitsProblem(c: CustomLimitsInput): string | null {
+  if (c.burst > c.perMinute || c.perMinute > c.perDay) return "Ograničenja moraju rasti: u sekundi ≤ u minuti ≤ dnevno.";
+  return null;
+}
+
+/** Drops empty endpoint overrides so that only real ones are stored. */
+function toCustom(c: CustomLimitsInput) {
+  const endpoints = Object.fromEntries(Object.entries(c.endpoints ?? {}).filter(([, v]) => v !== undefined)) as Record<string, number>;
+  return { burst: c.burst, perMinute: c.perMinute, perDay: c.perDay, ...(Object.keys(endpoints).length ? { endpoints } : {}) };
+}
 
 export type DecisionResult = { ok: true } | { ok: false; message: string };
 
@@ -71,8 +95,10 @@ export const adminRouter = {
     .mutation(async ({ ctx, input }): Promise<DecisionResult> => {
       const request = await ctx.db.upgradeRequest.findUnique({ where: { id: input.requestId } });
       if (!request || request.status !== "PENDING") return ALREADY_DECIDED;
-      if (request.requestedPlan === "ENTERPRISE" && !input.custom) {
-        return { ok: false, message: "Za Enterprise paket unesite prilagođena ograničenja." };
+      if (request.requestedPlan === "ENTERPRISE") {
+        if (!input.custom) return { ok: false, message: "Za Enterprise paket unesite prilagođena ograničenja." };
+        const problem = limitsProblem(input.custom);
+        if (problem) return { ok: false, message: problem };
       }
       // The conditional update lets exactly one of two concurrent decisions win.
       const won = await ctx.db.upgradeRequest.updateMany({
@@ -80,7 +106,12 @@ export const adminRouter = {
         data: { status: "APPROVED", decidedById: ctx.user.id, decidedAt: new Date(), decisionNote: input.note || null },
       });
       if (won.count !== 1) return ALREADY_DECIDED;
-      await setPlan(ctx.db, request.accountId, request.requestedPlan, request.requestedPlan === "ENTERPRISE" ? input.custom : undefined);
+      await setPlan(
+        ctx.db,
+        request.accountId,
+        request.requestedPlan,
+        request.requestedPlan === "ENTERPRISE" && input.custom ? toCustom(input.custom) : undefined,
+      );
       return { ok: true };
     }),
 
@@ -99,10 +130,9 @@ export const adminRouter = {
     .mutation(async ({ ctx, input }): Promise<DecisionResult> => {
       const exists = await ctx.db.account.findUnique({ where: { id: input.accountId }, select: { id: true } });
       if (!exists) return { ok: false, message: "Račun ne postoji." };
-      if (input.burst > input.perMinute || input.perMinute > input.perDay) {
-        return { ok: false, message: "Ograničenja moraju rasti: u sekundi ≤ u minuti ≤ dnevno." };
-      }
-      await setPlan(ctx.db, input.accountId, "ENTERPRISE", { burst: input.burst, perMinute: input.perMinute, perDay: input.perDay });
+      const problem = limitsProblem(input);
+      if (problem) return { ok: false, message: problem };
+      await setPlan(ctx.db, input.accountId, "ENTERPRISE", toCustom(input));
       return { ok: true };
     }),
 } satisfies TRPCRouterRecord;

@@ -1,5 +1,5 @@
 // Plan of the signed-in account: limits per plan and endpoint, upgrade and Enterprise requests.
-import { ENDPOINT_LIMITS, limitsFor, PLANS } from "@fiskal/limits";
+import { ENDPOINT_GROUPS, ENDPOINT_LIMITS, endpointLimit, limitsFor, PLANS } from "@fiskal/limits";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
@@ -29,10 +29,12 @@ export const planRouter = {
       take: 20,
       select: { id: true, requestedPlan: true, status: true, expectedVolume: true, message: true, createdAt: true, decidedAt: true, decisionNote: true },
     });
+    const current = limitsFor(account);
     return {
       accountName: account.name,
       plan: account.plan,
-      current: limitsFor(account),
+      current,
+      currentEndpoints: Object.fromEntries(ENDPOINT_GROUPS.map((g) => [g, endpointLimit(current, g)])) as Record<string, number>,
       plans: PLANS,
       endpoints: ENDPOINT_LIMITS,
       requests: requests.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), decidedAt: r.decidedAt?.toISOString() ?? null })),

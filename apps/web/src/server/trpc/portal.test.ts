@@ -1,0 +1,247 @@
+// Portal procedures against a real PostgreSQL database: scoping to the session's account,
+// expected outcomes as values, and the operator-only area.
+import { createAccount, createDb, createTestDatabase, hashPassword, type Db } from "@fiskal/db";
+import { authOptions } from "~/server/auth";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCaller } from "./root";
+
+let db: Db;
+let drop: () => Promise<void>;
+
+beforeAll(async () => {
+  const t = await createTestDatabase();
+  drop = t.drop;
+  db = createDb(t.url, { max: 4 });
+  process.env.DATABASE_URL = t.url;
+  process.env.NEXTAUTH_SECRET = "test-secret-0123456789abcdef";
+});
+
+afterAll(async () => {
+  await db?.$disconnect();
+  await drop?.();
+});
+
+let seq = 0;
+async function customer(role: "CUSTOMER" | "OPERATOR" = "CUSTOMER") {
+  const account = await createAccount(db, { name: `Račun ${++seq}` });
+  const user = await db.user.create({
+    data: { email: `u${seq}-${Date.now()}@primjer.hr`, passwordHash: "x", role, accountId: account.id },
+  });
+  const caller = createCaller({
+    db,
+    session: { user: { id: user.id, email: user.email, role, accountId: account.id }, expires: "2999-01-01T00:00:00Z" },
+    headers: new Headers({ "x-forwarded-for": `198.51.100.${seq}` }),
+  });
+  return { account, user, caller };
+}
+
+function anonymous(ip = "203.0.113.9") {
+  return createCaller({ db, session: null, headers: new Headers({ "x-forwarded-for": ip }) });
+}
+
+describe("keys", () => {
+  it("are visible and revocable only by their own account", async () => {
+    const a = await customer();
+    const b = await customer();
+    const created = await a.caller.keys.create({ name: "Blagajna 1" });
+    expect(created.ok).toBe(true);
+    if (!created.ok) return;
+    expect(created.key.startsWith(created.prefix)).toBe(true);
+
+    expect((await a.caller.keys.list()).map((k) => k.id)).toEqual([created.id]);
+    expect(await b.caller.keys.list()).toEqual([]);
+
+    expect(await b.caller.keys.revoke({ id: created.id })).toEqual({ revoked: false });
+    expect((await a.caller.keys.list())[0]?.revokedAt).toBeNull();
+
+    expect(await a.caller.keys.revoke({ id: created.id })).toEqual({ revoked: true });
+    expect((await a.caller.keys.list())[0]?.revokedAt).not.toBeNull();
+    expect(await a.caller.keys.revoke({ id: created.id })).toEqual({ revoked: false });
+  });
+
+  it("never return the full key or its hash when listing", async () => {
+    const a = await customer();
+    const created = await a.caller.keys.create({ name: "ERP" });
+    if (!created.ok) throw new Error("key not created");
+    const listed = JSON.stringify(await a.caller.keys.list());
+    expect(listed).not.toContain(created.key);
+    expect(listed).not.toContain("hash");
+  });
+
+  it("reject an empty name with a Croatian message and write nothing", async () => {
+    const a = await customer();
+    await expect(a.caller.keys.create({ name: "   " })).rejects.toThrow("Unesite naziv ključa.");
+    expect(await a.caller.keys.list()).toEqual([]);
+  });
+
+  it("require a session", async () => {
+    await expect(anonymous().keys.list()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+  });
+});
+
+describe("sign-up", () => {
+  it("creates a user with a new Sandbox account and refuses a taken e-mail", async () => {
+    const email = `novi-${Date.now()}@primjer.hr`;
+    const api = anonymous("192.0.2.10");
+    expect(await api.auth.signUp({ company: "Primjer d.o.o.", email, password: "dovoljno-duga" })).toEqual({ ok: true });
+    const user = await db.user.findUniqueOrThrow({ where: { email }, include: { account: true } });
+    expect(user.account.plan).toBe("SANDBOX");
+    expect(user.role).toBe("CUSTOMER");
+    expect(user.passwordHash).toMatch(/^\$argon2id\$/);
+
+    const again = await api.auth.signUp({ company: "Drugi d.o.o.", email: email.toUpperCase(), password: "dovoljno-duga" });
+    expect(again).toMatchObject({ ok: false, reason: "email_taken" });
+    expect(await db.account.count({ where: { name: "Drugi d.o.o." } })).toBe(0);
+  });
+
+  it("rejects a short password", async () => {
+    await expect(
+      anonymous("192.0.2.11").auth.signUp({ company: "Primjer", email: "kratka@primjer.hr", password: "kratka" }),
+    ).rejects.toThrow("Lozinka mora imati barem 10 znakova.");
+  });
+
+  it("limits sign-ups per IP", async () => {
+    const api = anonymous("192.0.2.77");
+    const results = [];
+    for (let i = 0; i < 6; i++) {
+      results.push(await api.auth.signUp({ company: "Brzi d.o.o.", email: `brzi${i}-${Date.now()}@primjer.hr`, password: "dovoljno-duga" }));
+    }
+    expect(results[0]).toEqual({ ok: true });
+    const refused = results.filter((r) => !r.ok);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    expect(refused[0]).toMatchObject({ ok: false, reason: "rate_limited" });
+    expect(refused[0]?.ok === false && refused[0].message).toMatch(/Pokušajte ponovno za \d+ sekund/);
+  });
+});
+
+describe("sign-in", () => {
+  type Authorize = (credentials: Record<string, string>, req: { headers: Record<string, string> }) => Promise<unknown>;
+  const authorize = () => (authOptions().providers[0] as unknown as { options: { authorize: Authorize } }).options.authorize;
+
+  it("accepts the right password and refuses a wrong one in the same words as an unknown e-mail", async () => {
+    const account = await createAccount(db, { name: "Prijava d.o.o." });
+    const email = `prijava-${Date.now()}@primjer.hr`;
+    await db.user.create({ data: { email, passwordHash: await hashPassword("ispravna-lozinka"), accountId: account.id } });
+    const req = { headers: { "x-forwarded-for": "198.18.0.1" } };
+    await expect(authorize()({ email, password: "ispravna-lozinka" }, req)).resolves.toMatchObject({ email, accountId: account.id });
+    await expect(authorize()({ email, password: "kriva-lozinka" }, req)).rejects.toThrow("Neispravan e-mail ili lozinka.");
+    await expect(authorize()({ email: `nema-${email}`, password: "x" }, req)).rejects.toThrow("Neispravan e-mail ili lozinka.");
+  });
+
+  it("limits attempts per e-mail even from changing addresses", async () => {
+    const email = `meta-${Date.now()}@primjer.hr`;
+    const messages: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      await authorize()({ email, password: "pogadam" }, { headers: { "x-forwarded-for": `198.18.1.${i}` } }).catch((e: Error) => messages.push(e.message));
+    }
+    expect(messages).toHaveLength(7);
+    expect(messages.filter((m) => m.startsWith("Previše pokušaja")).length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("plan", () => {
+  it("accepts one pending upgrade at a time and only to a higher plan", async () => {
+    const a = await customer();
+    expect(await a.caller.plan.requestUpgrade({ plan: "STARTER" })).toEqual({ ok: true });
+    expect(await a.caller.plan.requestUpgrade({ plan: "BUSINESS" })).toMatchObject({ ok: false, reason: "pending_exists" });
+    expect(
+      await a.caller.plan.contactEnterprise({ expectedVolume: "1M/mj", message: "Trebamo više od Business paketa." }),
+    ).toMatchObject({ ok: false, reason: "pending_exists" });
+    const overview = await a.caller.plan.overview();
+    expect(overview.requests.map((r) => [r.requestedPlan, r.status])).toEqual([["STARTER", "PENDING"]]);
+    expect(overview.current).toEqual(overview.plans.SANDBOX);
+  });
+
+  it("shows each account only its own requests", async () => {
+    const a = await customer();
+    const b = await customer();
+    await a.caller.plan.requestUpgrade({ plan: "BUSINESS" });
+    expect((await b.caller.plan.overview()).requests).toEqual([]);
+  });
+});
+
+describe("admin", () => {
+  it("is closed to customers", async () => {
+    const a = await customer();
+    await expect(a.caller.admin.requests()).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(
+      a.caller.admin.setCustomLimits({ accountId: a.account.id, burst: 1000, perMinute: 10000, perDay: 1000000 }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect((await db.account.findUniqueOrThrow({ where: { id: a.account.id } })).plan).toBe("SANDBOX");
+  });
+
+  it("approves an upgrade exactly once and the new limits apply", async () => {
+    const op = await customer("OPERATOR");
+    const a = await customer();
+    await a.caller.plan.requestUpgrade({ plan: "BUSINESS" });
+    const pending = (await op.caller.admin.requests()).pending.find((r) => r.account.id === a.account.id);
+    expect(pending).toBeDefined();
+    if (!pending) return;
+
+    const [first, second] = await Promise.all([
+      op.caller.admin.approve({ requestId: pending.id }),
+      op.caller.admin.approve({ requestId: pending.id }),
+    ]);
+    expect([first.ok, second.ok].sort()).toEqual([false, true]);
+    const overview = await a.caller.plan.overview();
+    expect(overview.plan).toBe("BUSINESS");
+    expect(overview.current).toEqual(overview.plans.BUSINESS);
+    expect(overview.requests[0]?.status).toBe("APPROVED");
+    expect(await op.caller.admin.reject({ requestId: pending.id })).toMatchObject({ ok: false });
+  });
+
+  it("needs limits to approve Enterprise and sets them", async () => {
+    const op = await customer("OPERATOR");
+    const a = await customer();
+    await a.caller.plan.contactEnterprise({ expectedVolume: "5M mjesečno", message: "Lanac od 300 trgovina." });
+    const req = (await op.caller.admin.requests()).pending.find((r) => r.account.id === a.account.id);
+    if (!req) throw new Error("request missing");
+    expect(await op.caller.admin.approve({ requestId: req.id })).toMatchObject({ ok: false });
+    expect(
+      await op.caller.admin.approve({ requestId: req.id, custom: { burst: 100, perMinute: 1000, perDay: 500000 } }),
+    ).toEqual({ ok: true });
+    expect((await a.caller.plan.overview()).current).toEqual({ burst: 100, perMinute: 1000, perDay: 500000 });
+  });
+
+  it("sets Enterprise limits with endpoint overrides directly on an account", async () => {
+    const op = await customer("OPERATOR");
+    const a = await customer();
+    expect(
+      await op.caller.admin.setCustomLimits({ accountId: a.account.id, burst: 200, perMinute: 5000, perDay: 2_000_000, endpoints: { oib: 4000 } }),
+    ).toEqual({ ok: true });
+    const o = await a.caller.plan.overview();
+    expect(o.plan).toBe("ENTERPRISE");
+    expect(o.currentEndpoints.oib).toBe(4000);
+    expect(o.currentEndpoints.kpd).toBe(o.endpoints.kpd.perMinute);
+  });
+
+  it("rejects inconsistent custom limits without changing the account", async () => {
+    const op = await customer("OPERATOR");
+    const a = await customer();
+    const r = await op.caller.admin.setCustomLimits({ accountId: a.account.id, burst: 500, perMinute: 100, perDay: 1000 });
+    expect(r.ok).toBe(false);
+    expect((await db.account.findUniqueOrThrow({ where: { id: a.account.id } })).plan).toBe("SANDBOX");
+  });
+});
+
+describe("usage", () => {
+  it("reports the account's own usage and quota", async () => {
+    const a = await customer();
+    const b = await customer();
+    const now = new Date();
+    await db.usageEvent.createMany({
+      data: [
+        { accountId: a.account.id, requestId: "r1", method: "POST", endpoint: "POST /v1/validate/oib", status: 200, durationMs: 10, refused: false, createdAt: now },
+        { accountId: a.account.id, requestId: "r2", method: "POST", endpoint: "POST /v1/validate/oib", status: 429, durationMs: 1, refused: true, createdAt: now },
+        { accountId: b.account.id, requestId: "r3", method: "GET", endpoint: "GET /v1/kpd/{code}", status: 200, durationMs: 5, refused: false, createdAt: now },
+      ],
+    });
+    const o = await a.caller.usage.overview();
+    expect(o.summary.today.requests).toBe(2);
+    expect(o.summary.today.refused).toBe(1);
+    expect(o.quota).toMatchObject({ used: 1, limit: o.limits.perDay, warn: false });
+    const recent = await a.caller.usage.recent({ limit: 10 });
+    expect(recent.map((r) => r.requestId).sort()).toEqual(["r1", "r2"]);
+    expect((await b.caller.usage.recent({ limit: 10 })).map((r) => r.requestId)).toEqual(["r3"]);
+  });
+});
