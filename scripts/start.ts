@@ -3,7 +3,7 @@
 // account and prints its key and portal credentials.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDb, ensureDemo, migrate, seedKpd, startEmbeddedPostgres } from "@fiskal/db";
@@ -30,7 +30,6 @@ let databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) {
   embedded = await startEmbeddedPostgres({ dataDir: path.join(dataDir, "pglite"), port: Number(process.env.EMBEDDED_DB_PORT ?? 0) });
   databaseUrl = embedded.url;
-  writeFileSync(path.join(dataDir, "embedded.json"), JSON.stringify({ url: databaseUrl, pid: process.pid }));
 }
 const applied = await migrate(databaseUrl);
 const db = createDb(databaseUrl, { max: 2 });
@@ -63,6 +62,7 @@ const sharedEnv: NodeJS.ProcessEnv = {
   NEXTAUTH_URL: portalUrl,
   NEXTAUTH_SECRET: nextAuthSecret,
   NEXT_TELEMETRY_DISABLED: "1",
+  ...(embedded ? { FISKAL_EMBEDDED: "1" } : {}),
 };
 
 if (!dev) {
@@ -136,7 +136,6 @@ async function shutdown(code: number): Promise<never> {
   await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : null)));
   if (embedded) {
     await embedded.close();
-    rmSync(path.join(dataDir, "embedded.json"), { force: true });
   }
   process.exit(code);
 }

@@ -1,11 +1,11 @@
 // Operator CLI: `pnpm fiskal <command>`. Talks to DATABASE_URL, or to the embedded database.
 import { parseArgs } from "node:util";
-import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import {
   createAccount,
   createApiKey,
   createDb,
+  EmbeddedPostgresBusyError,
   ENDPOINT_GROUP_NAMES,
   migrate,
   revokeApiKey,
@@ -91,18 +91,15 @@ async function connect(): Promise<{ db: Db; close(): Promise<void> }> {
     const db = createDb(env.DATABASE_URL, { max: 2 });
     return { db, close: () => db.$disconnect() };
   }
-  const running = path.join(env.FISKAL_DATA_DIR, "embedded.json");
-  if (existsSync(running)) {
-    const { url } = JSON.parse(readFileSync(running, "utf8")) as { url: string };
-    const db = createDb(url, { max: 2 });
-    try {
-      await db.$queryRawUnsafe("SELECT 1");
-      return { db, close: () => db.$disconnect() };
-    } catch {
-      await db.$disconnect();
-    }
+  let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
+  try {
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(env.FISKAL_DATA_DIR, "pglite"), port: 0 });
+  } catch (err) {
+    // A running `pnpm start` (or API) owns the embedded database: talk to it over its socket.
+    if (!(err instanceof EmbeddedPostgresBusyError)) throw err;
+    const db = createDb(err.url, { max: 2 });
+    return { db, close: () => db.$disconnect() };
   }
-  const embedded = await startEmbeddedPostgres({ dataDir: path.join(env.FISKAL_DATA_DIR, "pglite"), port: 0 });
   await migrate(embedded.url);
   const db = createDb(embedded.url, { max: 2 });
   return {

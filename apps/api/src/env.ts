@@ -19,6 +19,8 @@ const Env = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(5000),
   RATE_LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(1_000),
+  /** Set by the launcher when DATABASE_URL points at the embedded database it serves. */
+  FISKAL_EMBEDDED: z.enum(["0", "1"]).default("0").transform((v) => v === "1"),
   FISKAL_DATA_DIR: z.string().default(path.join(REPO_ROOT, ".data")),
   WEBHOOK_WORKER: z.enum(["0", "1", "true", "false"]).default("1").transform((v) => v === "1" || v === "true"),
   WEBHOOKS_ALLOW_PRIVATE: z.enum(["0", "1", "true", "false"]).default("0").transform((v) => v === "1" || v === "true"),

@@ -9,6 +9,9 @@ const env = loadEnv();
 const log = pino({ level: env.LOG_LEVEL, base: { service: "fiskal-api" }, redact: ["req.headers.authorization", "authorization"] });
 
 let databaseUrl = env.DATABASE_URL;
+// On the embedded database a NOTIFY reaches only the connection that sent it, so cached keys could
+// not be invalidated across processes: there every request reads its key afresh instead.
+let embeddedDatabase = env.FISKAL_EMBEDDED;
 let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>> | null = null;
 if (!databaseUrl) {
   try {
@@ -19,6 +22,7 @@ if (!databaseUrl) {
     if (!(err instanceof EmbeddedPostgresBusyError)) throw err;
     databaseUrl = err.url;
   }
+  embeddedDatabase = true;
   log.warn({ dataDir: env.FISKAL_DATA_DIR }, "DATABASE_URL is not set: using the embedded database");
 }
 await migrate(databaseUrl);
@@ -31,7 +35,7 @@ const api = await startApi({
   host: env.HOST,
   port: env.PORT,
   trustProxy: env.TRUST_PROXY,
-  authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
+  authCacheTtlMs: embeddedDatabase ? 0 : env.AUTH_CACHE_TTL_MS,
   storeTimeoutMs: env.RATE_LIMIT_STORE_TIMEOUT_MS,
   webhooks: { allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE, worker: env.WEBHOOK_WORKER },
   logger: log,
