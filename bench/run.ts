@@ -80,7 +80,7 @@ try {
   const account = await createAccount(prisma, {
     name: "Bench d.o.o.",
     plan: "ENTERPRISE",
-    custom: { perMinute: 100_000_000, perDay: 1_000_000_000, burst: 10_000_000 },
+    custom: { perMinute: 100_000_000, perDay: 1_000_000_000, burst: 10_000_000, endpoints: { oib: 100_000_000 } },
   });
   const { key } = await createApiKey(prisma, account.id, "bench");
   await prisma.$disconnect();

@@ -62,7 +62,7 @@ export const createCallerFactory = t.createCallerFactory;
 export const apiKeyProcedure = t.procedure.use(async ({ ctx, next }) => {
   if (ctx.gateError) throw ctx.gateError.toTRPC();
   if (!ctx.principal) throw new ApiError("unauthorized", "Nedostaje API ključ.").toTRPC();
-  const result = await next({ ctx: { ...ctx, principal: ctx.principal } });
+  const result = await next({ ctx: { principal: ctx.principal } });
   // Errors may carry response headers (e.g. Retry-After on upstream_unavailable) on both surfaces.
   if (!result.ok && result.error.cause instanceof ApiError && result.error.cause.headers) {
     for (const [name, value] of Object.entries(result.error.cause.headers)) ctx.res.setHeader(name, value);

@@ -62,14 +62,20 @@ describe.each(["redis", "memory"] as const)("rate limits over REST (%s store)", 
     expect(other.status).toBe(200);
   });
 
-  it("judges the next request by the new plan after a plan change", async () => {
+  it("judges requests by the new plan as soon as the change is announced", async () => {
     const a = await h.account({ plan: "SANDBOX" });
     const before = await oib(h, a.key);
     expect(before.headers.get("ratelimit-policy")).toContain('"minute";q=60;w=60');
+    const changedAt = Date.now();
     await setPlan(h.api.services.db, a.id, "BUSINESS");
-    const after = await oib(h, a.key);
-    expect(after.headers.get("ratelimit-policy")).toContain('"minute";q=300;w=60');
-    expect(after.headers.get("ratelimit-policy")).toContain('"burst";q=50;w=1');
+    // PostgreSQL delivers the NOTIFY asynchronously; it must land well inside the 5 s cache lifetime.
+    let policy = "";
+    while (Date.now() - changedAt < 500) {
+      policy = (await oib(h, a.key)).headers.get("ratelimit-policy") ?? "";
+      if (policy.includes('"minute";q=300;w=60')) break;
+    }
+    expect(policy).toContain('"minute";q=300;w=60');
+    expect(policy).toContain('"burst";q=50;w=1');
   });
 
   it("admits a client that waits exactly Retry-After", async () => {

@@ -17,7 +17,7 @@ export interface RouteInfo {
 
 export interface RouteTable {
   /** Resolves a REST call; `allowed` lists the methods of a path that exists under another method. */
-  matchRest(method: string, pathname: string): { route: RouteInfo } | { allowed: string[] } | null;
+  matchRest(method: string, pathname: string): { route: RouteInfo; params: Record<string, string> } | { allowed: string[] } | null;
   byProcedure(path: string): RouteInfo | undefined;
   all: RouteInfo[];
 }
@@ -42,7 +42,7 @@ export function buildRouteTable(router: AnyRouter): RouteTable {
       route,
       params: (route.path.match(/\{/g) ?? []).length,
       re: new RegExp(
-        "^" + route.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, "[^/]+") + "/?$",
+        "^" + route.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, "(?<$1>[^/]+)") + "/?$",
       ),
     }))
     .sort((a, b) => a.params - b.params);
@@ -53,11 +53,24 @@ export function buildRouteTable(router: AnyRouter): RouteTable {
     matchRest(method, pathname) {
       let allowed: string[] | null = null;
       for (const c of compiled) {
-        if (!c.re.test(pathname)) continue;
-        if (c.route.method === method) return { route: c.route };
+        const m = c.re.exec(pathname);
+        if (!m) continue;
+        if (c.route.method === method) {
+          const params: Record<string, string> = {};
+          for (const [k, v] of Object.entries(m.groups ?? {})) params[k] = safeDecode(v);
+          return { route: c.route, params };
+        }
         (allowed ??= []).push(c.route.method);
       }
       return allowed ? { allowed } : null;
     },
   };
+}
+
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
 }

@@ -2,11 +2,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { randomBytes } from "node:crypto";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
-import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
+import { TRPCError } from "@trpc/server";
 import { appRouter } from "../router.ts";
-import { ApiError, envelope, type ErrorEnvelope } from "../errors.ts";
+import { ApiError, describeError, envelope, ERROR_STATUS } from "../errors.ts";
 import type { Services } from "../services.ts";
-import type { Context } from "../trpc.ts";
+import { createCallerFactory, type Context } from "../trpc.ts";
 import { buildRouteTable, type RouteInfo } from "./routes.ts";
 import { runGate, type GateResult } from "./gate.ts";
 import { isJsonContentType, MAX_BODY_BYTES, readJsonBody } from "./body.ts";
@@ -14,9 +14,13 @@ import { buildOpenApiDocument } from "../openapi.ts";
 import { kpdEtag } from "../procedures/kpd/etag.ts";
 
 export const routes = buildRouteTable(appRouter);
+const createCaller = createCallerFactory(appRouter);
 
+// Unique per process start plus a counter: cheap, and unique across instances.
+const idPrefix = "req_" + randomBytes(6).toString("base64url");
+let idCounter = 0;
 export function newRequestId(): string {
-  return "req_" + randomBytes(12).toString("base64url");
+  return idPrefix + (idCounter++).toString(36).padStart(6, "0");
 }
 
 interface Exchange {
@@ -32,11 +36,6 @@ interface Exchange {
 export function createApiServer(services: Services, opts: { apiUrl: () => string }): Server {
   let openApiJson: string | null = null;
   const openApi = () => (openApiJson ??= JSON.stringify(buildOpenApiDocument(opts.apiUrl())));
-  const restHandler = createOpenApiNodeHttpHandler({
-    router: appRouter,
-    createContext: ({ req, res }) => (req as RequestWithContext).fiskal!,
-    maxBodySize: MAX_BODY_BYTES,
-  });
 
   const server = createServer((req, res) => {
     const ex: Exchange = {
@@ -50,7 +49,7 @@ export function createApiServer(services: Services, opts: { apiUrl: () => string
     };
     res.setHeader("X-Request-Id", ex.requestId);
     res.once("finish", () => finish(ex));
-    handle(ex, restHandler, openApi).catch((err: unknown) => {
+    handle(ex, openApi).catch((err: unknown) => {
       services.log.error({ err, requestId: ex.requestId }, "unhandled error");
       if (!res.headersSent) writeError(ex, new ApiError("internal_error", "Interna pogreška."));
       else res.destroy();
@@ -61,9 +60,7 @@ export function createApiServer(services: Services, opts: { apiUrl: () => string
   return server;
 }
 
-type RequestWithContext = IncomingMessage & { fiskal?: Context; body?: unknown };
-
-async function handle(ex: Exchange, restHandler: ReturnType<typeof createOpenApiNodeHttpHandler>, openApi: () => string) {
+async function handle(ex: Exchange, openApi: () => string) {
   const { req, res, services } = ex;
   const url = req.url ?? "/";
   const q = url.indexOf("?");
@@ -96,6 +93,7 @@ async function handle(ex: Exchange, restHandler: ReturnType<typeof createOpenApi
 
   const match = routes.matchRest(method, pathname);
   const route: RouteInfo | null = match && "route" in match ? match.route : null;
+  const params = match && "params" in match ? match.params : {};
   ex.label = route?.label ?? `${method} unmatched`;
   ex.gate = await runGate(services, req, res, { group: route?.group, requireAuth: true, free: route?.free });
   if (ex.gate.error) return writeError(ex, ex.gate.error);
@@ -107,19 +105,22 @@ async function handle(ex: Exchange, restHandler: ReturnType<typeof createOpenApi
     return writeError(ex, new ApiError("not_found", `Ne postoji ruta ${method} ${pathname}.`));
   }
 
-  const r = req as RequestWithContext;
+  let input: unknown;
   if (method === "POST" || method === "PUT" || method === "PATCH") {
     if (!isJsonContentType(req.headers["content-type"])) {
       return writeError(ex, new ApiError("unsupported_media_type", "Tijelo zahtjeva mora biti JSON (Content-Type: application/json)."));
     }
     try {
-      r.body = await readJsonBody(req);
+      input = await readJsonBody(req);
     } catch (err) {
       if (err instanceof ApiError) return writeError(ex, err);
       throw err;
     }
-    req.headers["content-type"] = "application/json";
-  } else if (route.group === "kpd") {
+    if (Object.keys(params).length && input && typeof input === "object" && !Array.isArray(input)) input = { ...input, ...params };
+  } else {
+    input = { ...queryObject(url, q), ...params };
+  }
+  if (route.group === "kpd") {
     const tag = kpdEtag(services.kpd.version, url);
     res.setHeader("ETag", tag);
     res.setHeader("Cache-Control", "private, max-age=3600");
@@ -129,9 +130,36 @@ async function handle(ex: Exchange, restHandler: ReturnType<typeof createOpenApi
     }
   }
 
-  r.fiskal = context(ex);
-  rewriteErrorBodies(res);
-  await restHandler(req, res);
+  await callProcedure(ex, route, input);
+}
+
+/**
+ * REST calls go straight to the procedure through a tRPC caller: the same middleware, validation
+ * and output schemas as /trpc, and the routes trpc-to-openapi documents. (Its node handler builds a
+ * fetch Request per call only to derive an AbortSignal, which cost more than the rest of the call.)
+ */
+async function callProcedure(ex: Exchange, route: RouteInfo, input: unknown) {
+  const caller = createCaller(context(ex)) as unknown as Record<string, Record<string, (input: unknown) => Promise<unknown>>>;
+  const [ns, name] = route.procedure.split(".") as [string, string];
+  let data: unknown;
+  try {
+    data = await caller[ns]![name]!(input);
+  } catch (err) {
+    const trpcError = err instanceof TRPCError ? err : new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: err });
+    const described = describeError(trpcError);
+    if (described.code === "internal_error") {
+      ex.services.log.error({ err: trpcError.cause ?? trpcError, requestId: ex.requestId, route: route.label }, "procedure failed");
+    }
+    return writeError(ex, new ApiError(described.code, described.message, described.details));
+  }
+  writeJson(ex.res, 200, data);
+}
+
+function queryObject(url: string, q: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (q === -1) return out;
+  for (const [k, v] of new URLSearchParams(url.slice(q + 1))) if (!(k in out)) out[k] = v;
+  return out;
 }
 
 async function handleTrpc(ex: Exchange, path: string) {
@@ -167,31 +195,10 @@ function etagMatches(header: string | undefined, tag: string): boolean {
   return header.split(",").some((t) => t.trim() === tag || t.trim() === "*");
 }
 
-/** trpc-to-openapi writes `{message, code, data…}`; REST clients get the common envelope instead. */
-function rewriteErrorBodies(res: ServerResponse) {
-  const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => ServerResponse;
-  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-    if (res.statusCode >= 400 && typeof chunk === "string") {
-      try {
-        const shape = JSON.parse(chunk) as { data?: { code?: string; message?: string; doc_url?: string; details?: unknown } };
-        const d = shape.data;
-        if (d?.code && d.message && d.doc_url) {
-          const error: ErrorEnvelope["error"] = { code: d.code as ErrorEnvelope["error"]["code"], message: d.message, doc_url: d.doc_url };
-          if (d.details !== undefined) error.details = d.details;
-          chunk = JSON.stringify({ error });
-        }
-      } catch {
-        // Not JSON: leave untouched.
-      }
-    }
-    return end(chunk, ...rest);
-  }) as ServerResponse["end"];
-}
-
 export function writeError(ex: Pick<Exchange, "res" | "services">, err: ApiError) {
   const { res } = ex;
   for (const [k, v] of Object.entries(err.headers ?? {})) res.setHeader(k, v);
-  writeJson(res, err.status, envelope(ex.services.portalUrl, err.code, err.message, err.details));
+  writeJson(res, ERROR_STATUS[err.code], envelope(ex.services.portalUrl, err.code, err.message, err.details));
 }
 
 function writeJson(res: ServerResponse, status: number, body: unknown) {

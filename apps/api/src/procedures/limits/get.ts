@@ -23,7 +23,7 @@ export const getLimits = apiKeyProcedure
       protect: true,
     },
   })
-  .input(z.void())
+  .input(z.object({}).optional())
   .output(
     z.object({
       plan: z.string(),
