@@ -1,0 +1,482 @@
+// FiskalClient: typed methods for every v1 endpoint over one request path that applies the
+// documented rate-limit behaviour, retries, idempotency keys and the KPD cache.
+import { MemoryKpdCache, isStorable, maxAgeSeconds, type KpdCache, type KpdCacheEntry } from "./cache.ts";
+import { systemClock, type Clock } from "./clock.ts";
+import { FiskalError, isErrorEnvelope, type FiskalErrorCode } from "./errors.ts";
+import { RateGate, type GatePause, type RateLimitStanding } from "./gate.ts";
+import type {
+  EInvoice,
+  EInvoiceDocument,
+  FiscalizeRequest,
+  Invoice,
+  KpdBatchResult,
+  KpdCode,
+  KpdSearchParams,
+  KpdSearchResult,
+  Limits,
+  OibBatchResult,
+  OibResult,
+  SendEInvoiceRequest,
+} from "./types.ts";
+
+/** Values per batch request the API accepts (a batch counts as one request). */
+export const MAX_BATCH = 100;
+
+export interface RetryOptions {
+  /** Times a call may be sent in total, the first included (default 5). */
+  maxAttempts?: number;
+  /** Cap on any single wait in ms, and the longest Retry-After worth waiting for (default 60,000). */
+  maxDelayMs?: number;
+  /** First wait after a network error or timeout of an idempotent request, doubled each time (default 500). */
+  networkDelayMs?: number;
+}
+
+export interface RateLimitOptions {
+  /** Pause until X-RateLimit-Reset when X-RateLimit-Remaining is below this (default 5). */
+  lowRemaining?: number;
+  /** X-RateLimit-Remaining assumed when the header is absent (default 100). */
+  defaultRemaining?: number;
+  /** Retry-After assumed on a 429 without one, in seconds (default 60). */
+  defaultRetryAfterSeconds?: number;
+}
+
+export interface RetryEvent {
+  method: string;
+  path: string;
+  /** The attempt that failed (1 = the first send). */
+  attempt: number;
+  reason: "rate_limited" | "upstream_unavailable" | "network_error" | "timeout";
+  /** How long this call waits before its next attempt, in ms. */
+  waitMs: number;
+  requestId: string | null;
+  idempotencyKey: string | null;
+}
+
+export interface FiskalClientOptions {
+  /** `fsk_test_…` or `fsk_live_…`. */
+  apiKey: string;
+  /** e.g. `http://127.0.0.1:3001`; paths start with /v1. */
+  baseUrl: string;
+  /** Defaults to the global fetch (Node 20+, browsers). */
+  fetch?: typeof globalThis.fetch;
+  /** Defaults to the system clock; tests pass a fake one. */
+  clock?: Clock;
+  /** Per-attempt timeout in ms, body included (default 30,000). */
+  timeoutMs?: number;
+  retry?: RetryOptions;
+  rateLimit?: RateLimitOptions;
+  /** Where KPD responses are kept (default: in memory); false turns caching off. */
+  kpdCache?: KpdCache | false;
+  /** Sent with every request, e.g. a User-Agent on Node. */
+  headers?: Record<string, string>;
+  onRetry?: (event: RetryEvent) => void;
+  /** Called whenever the shared gate starts or extends a pause. */
+  onPause?: (pause: GatePause) => void;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides the client's per-attempt timeout for this call. */
+  timeoutMs?: number;
+}
+
+export interface IdempotentCallOptions extends CallOptions {
+  /** Defaults to a new random UUID per call; reused on every retry of that call. */
+  idempotencyKey?: string;
+}
+
+export interface RequestSpec extends CallOptions {
+  method: "GET" | "POST";
+  /** Starts with /v1/. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** Makes a POST safe to retry after a network error, timeout or 503. */
+  idempotencyKey?: string;
+  /** Use the KPD cache for this GET. */
+  cache?: boolean;
+}
+
+export interface FiskalResponse<T> {
+  data: T;
+  /** 200, or 304 when a cached body was revalidated; 0 when served from the cache without a request. */
+  status: number;
+  requestId: string | null;
+  /** The rate-limit headers of this response (the last seen ones when served from the cache). */
+  rateLimit: RateLimitStanding | null;
+  /** The API answered from its idempotency store (Idempotent-Replayed: true). */
+  replayed: boolean;
+  /** "fresh": no request was made; "revalidated": the API answered 304. */
+  cache: "fresh" | "revalidated" | null;
+  attempts: number;
+}
+
+export class FiskalClient {
+  private readonly baseUrl: string;
+  private readonly fetchImpl: typeof globalThis.fetch;
+  private readonly clock: Clock;
+  private readonly timeoutMs: number;
+  private readonly maxAttempts: number;
+  private readonly maxDelayMs: number;
+  private readonly networkDelayMs: number;
+  private readonly defaultRemaining: number;
+  private readonly defaultRetryAfterSeconds: number;
+  private readonly cache: KpdCache | null;
+  private readonly gate: RateGate;
+
+  constructor(private readonly options: FiskalClientOptions) {
+    if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") throw new TypeError("FiskalClient: apiKey is required");
+    let base: URL;
+    try {
+      base = new URL(options.baseUrl);
+    } catch {
+      throw new TypeError(`FiskalClient: baseUrl must be an absolute URL, got ${JSON.stringify(options.baseUrl)}`);
+    }
+    this.baseUrl = base.toString().replace(/\/+$/, "");
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== "function") throw new TypeError("FiskalClient: no fetch available; pass options.fetch");
+    this.fetchImpl = fetchImpl;
+    this.clock = options.clock ?? systemClock;
+    this.timeoutMs = positive("timeoutMs", options.timeoutMs ?? 30_000);
+    this.maxAttempts = positiveInt("retry.maxAttempts", options.retry?.maxAttempts ?? 5);
+    this.maxDelayMs = positive("retry.maxDelayMs", options.retry?.maxDelayMs ?? 60_000);
+    this.networkDelayMs = nonNegative("retry.networkDelayMs", options.retry?.networkDelayMs ?? 500);
+    this.defaultRemaining = nonNegative("rateLimit.defaultRemaining", options.rateLimit?.defaultRemaining ?? 100);
+    this.defaultRetryAfterSeconds = nonNegative("rateLimit.defaultRetryAfterSeconds", options.rateLimit?.defaultRetryAfterSeconds ?? 60);
+    this.cache = options.kpdCache === false ? null : (options.kpdCache ?? new MemoryKpdCache());
+    this.gate = new RateGate({
+      clock: this.clock,
+      lowRemaining: nonNegative("rateLimit.lowRemaining", options.rateLimit?.lowRemaining ?? 5),
+      defaultRemaining: this.defaultRemaining,
+      maxDelayMs: this.maxDelayMs,
+      onPause: options.onPause,
+    });
+  }
+
+  /** The rate-limit headers of the most recent response, or null before the first one. */
+  get rateLimit(): RateLimitStanding | null {
+    return this.gate.standing;
+  }
+
+  // --- invoices and e-invoices -------------------------------------------------------------
+
+  /** POST /v1/invoices/fiscalize. Retries reuse one Idempotency-Key, so a receipt is fiscalized at most once. */
+  async fiscalize(receipt: FiscalizeRequest, options: IdempotentCallOptions = {}): Promise<Invoice> {
+    const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
+    return (await this.request<Invoice>({ ...options, method: "POST", path: "/v1/invoices/fiscalize", body: receipt, idempotencyKey })).data;
+  }
+
+  /** GET /v1/invoices/{id}. */
+  async getInvoice(id: string, options: CallOptions = {}): Promise<Invoice> {
+    return (await this.request<Invoice>({ ...options, method: "GET", path: `/v1/invoices/${encodeURIComponent(id)}` })).data;
+  }
+
+  /** POST /v1/einvoices/send, with an Idempotency-Key like fiscalize. */
+  async sendEInvoice(invoice: SendEInvoiceRequest, options: IdempotentCallOptions = {}): Promise<EInvoice> {
+    const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
+    return (await this.request<EInvoice>({ ...options, method: "POST", path: "/v1/einvoices/send", body: invoice, idempotencyKey })).data;
+  }
+
+  /** GET /v1/einvoices/{id}: the e-invoice with its UBL XML. */
+  async getEInvoice(id: string, options: CallOptions = {}): Promise<EInvoiceDocument> {
+    return (await this.request<EInvoiceDocument>({ ...options, method: "GET", path: `/v1/einvoices/${encodeURIComponent(id)}` })).data;
+  }
+
+  // --- KPD 2025 (cached) ---------------------------------------------------------------------
+
+  /** GET /v1/kpd/{code}, e.g. "62.10.11", "62" or "J". */
+  async getKpd(code: string, options: CallOptions = {}): Promise<KpdCode> {
+    return (await this.request<KpdCode>({ ...options, method: "GET", path: `/v1/kpd/${encodeURIComponent(code)}`, cache: true })).data;
+  }
+
+  /** GET /v1/kpd/search; a string is the query `q`. */
+  async searchKpd(params: KpdSearchParams | string, options: CallOptions = {}): Promise<KpdSearchResult> {
+    const p: KpdSearchParams = typeof params === "string" ? { q: params } : params;
+    const query = { q: p.q, limit: p.limit, level: p.level, section: p.section };
+    return (await this.request<KpdSearchResult>({ ...options, method: "GET", path: "/v1/kpd/search", query, cache: true })).data;
+  }
+
+  /** GET /v1/kpd/batch: at most 100 codes in one request; use lookupKpd for longer lists. */
+  async kpdBatch(codes: readonly string[], options: CallOptions = {}): Promise<KpdBatchResult> {
+    checkBatch("kpdBatch", codes, "lookupKpd");
+    const query = { codes: codes.join(",") };
+    return (await this.request<KpdBatchResult>({ ...options, method: "GET", path: "/v1/kpd/batch", query, cache: true })).data;
+  }
+
+  /** Any number of codes: batches of 100, results merged in input order. */
+  async lookupKpd(codes: readonly string[], options: CallOptions = {}): Promise<KpdBatchResult> {
+    const parts = await Promise.all(chunk(codes, MAX_BATCH).map((c) => this.kpdBatch(c, options)));
+    const results = parts.flatMap((p) => p.results);
+    return { results, found: results.filter((r) => r.found).length, missing: results.filter((r) => !r.found).map((r) => r.code) };
+  }
+
+  // --- OIB -------------------------------------------------------------------------------------
+
+  /** POST /v1/validate/oib. An invalid OIB is a result (`valid: false`), not an error. */
+  async validateOib(oib: string, options: CallOptions = {}): Promise<OibResult> {
+    return (await this.request<OibResult>({ ...options, method: "POST", path: "/v1/validate/oib", body: { oib } })).data;
+  }
+
+  /** POST /v1/validate/oib/batch: at most 100 OIBs in one request; use validateOibs for longer lists. */
+  async validateOibBatch(oibs: readonly string[], options: CallOptions = {}): Promise<OibBatchResult> {
+    checkBatch("validateOibBatch", oibs, "validateOibs");
+    return (await this.request<OibBatchResult>({ ...options, method: "POST", path: "/v1/validate/oib/batch", body: { oibs } })).data;
+  }
+
+  /** Any number of OIBs: batches of 100, results merged in input order. */
+  async validateOibs(oibs: readonly string[], options: CallOptions = {}): Promise<OibBatchResult> {
+    const parts = await Promise.all(chunk(oibs, MAX_BATCH).map((c) => this.validateOibBatch(c, options)));
+    const results = parts.flatMap((p) => p.results);
+    const valid = results.filter((r) => r.valid).length;
+    return { results, valid, invalid: results.length - valid };
+  }
+
+  // --- account ---------------------------------------------------------------------------------
+
+  /** GET /v1/limits: the account's standing in every window (free: consumes no quota). */
+  async limits(options: CallOptions = {}): Promise<Limits> {
+    return (await this.request<Limits>({ ...options, method: "GET", path: "/v1/limits" })).data;
+  }
+
+  /** GET /v1/openapi.json: the API's OpenAPI 3.1 document. */
+  async openApiDocument(options: CallOptions = {}): Promise<Record<string, unknown>> {
+    return (await this.request<Record<string, unknown>>({ ...options, method: "GET", path: "/v1/openapi.json" })).data;
+  }
+
+  // --- the one request path ----------------------------------------------------------------------
+
+  /** Sends one API call with the client's waiting, retry, idempotency and cache rules. */
+  async request<T>(spec: RequestSpec): Promise<FiskalResponse<T>> {
+    const target = pathWithQuery(spec.path, spec.query);
+    const url = this.baseUrl + target;
+    const cacheKey = spec.cache && spec.method === "GET" && this.cache ? target : null;
+    const cached = cacheKey ? await this.cache!.get(cacheKey) : undefined;
+    if (cached && this.clock.now() < cached.freshUntil) {
+      return { data: cached.body as T, status: 0, requestId: null, rateLimit: this.gate.standing, replayed: false, cache: "fresh", attempts: 0 };
+    }
+
+    const idempotent = spec.method === "GET" || spec.idempotencyKey !== undefined;
+    const headers: Record<string, string> = { ...this.options.headers, accept: "application/json", authorization: `Bearer ${this.options.apiKey}` };
+    if (spec.body !== undefined) headers["content-type"] = "application/json";
+    if (spec.idempotencyKey !== undefined) headers["idempotency-key"] = spec.idempotencyKey;
+    if (cached?.etag) headers["if-none-match"] = cached.etag;
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
+    const retried = { rateLimited: 0, unavailable: 0, lost: 0 };
+    const retry = async (attempt: number, reason: RetryEvent["reason"], waitMs: number, requestId: string | null, wait: boolean) => {
+      this.options.onRetry?.({ method: spec.method, path: spec.path, attempt, reason, waitMs, requestId, idempotencyKey: spec.idempotencyKey ?? null });
+      if (wait) await this.sleep(waitMs, spec.signal);
+    };
+
+    for (let attempt = 1; ; attempt++) {
+      await this.acquire(spec.signal);
+      let res: Response;
+      let text: string;
+      try {
+        ({ res, text } = await this.exchange(url, { method: spec.method, headers, body }, spec.signal, timeoutMs));
+      } catch (err) {
+        this.gate.release({ kind: "lost" });
+        const error = err as FiskalError;
+        if (error.code !== "aborted" && idempotent && attempt < this.maxAttempts) {
+          const waitMs = Math.min(this.maxDelayMs, this.networkDelayMs * 2 ** retried.lost++);
+          await retry(attempt, error.code === "timeout" ? "timeout" : "network_error", waitMs, null, true);
+          continue;
+        }
+        throw withAttempts(error, attempt);
+      }
+
+      const requestId = res.headers.get("x-request-id");
+      const standing = this.readStanding(res.headers);
+      if (res.status === 429) {
+        const retryAfter = retryAfterSeconds(res.headers, this.clock.now()) ?? this.defaultRetryAfterSeconds;
+        // Nothing within the cap can succeed when the server asks for more (e.g. the daily quota).
+        const waitMs = retryAfter * 1000 > this.maxDelayMs ? null : Math.min(this.maxDelayMs, retryAfter * 1000 * 2 ** retried.rateLimited++);
+        this.gate.release({ kind: "refused", standing, waitMs });
+        if (waitMs !== null && attempt < this.maxAttempts) {
+          // The shared gate holds this call (and every other) for waitMs.
+          await retry(attempt, "rate_limited", waitMs, requestId, false);
+          continue;
+        }
+        throw this.apiError(res, text, requestId, attempt, retryAfter);
+      }
+      this.gate.release({ kind: "response", standing });
+
+      if (res.status === 503 && idempotent && attempt < this.maxAttempts) {
+        const retryAfter = retryAfterSeconds(res.headers, this.clock.now());
+        const body = parseJson(text);
+        if (retryAfter !== null && retryAfter * 1000 <= this.maxDelayMs && isErrorEnvelope(body) && body.error.code === "upstream_unavailable") {
+          const waitMs = Math.min(this.maxDelayMs, retryAfter * 1000 * 2 ** retried.unavailable++);
+          await retry(attempt, "upstream_unavailable", waitMs, requestId, true);
+          continue;
+        }
+      }
+
+      if (res.status === 304 && cacheKey && cached) {
+        const cc = res.headers.get("cache-control");
+        const entry: KpdCacheEntry = { body: cached.body, etag: res.headers.get("etag") ?? cached.etag, freshUntil: this.clock.now() + maxAgeSeconds(cc) * 1000 };
+        await this.cache!.set(cacheKey, entry);
+        return { data: cached.body as T, status: 304, requestId, rateLimit: standing, replayed: false, cache: "revalidated", attempts: attempt };
+      }
+      if (!res.ok) throw this.apiError(res, text, requestId, attempt, retryAfterSeconds(res.headers, this.clock.now()));
+
+      const data = parseJson(text);
+      if (data === undefined) {
+        throw new FiskalError({ code: "invalid_response", message: `Expected a JSON body from ${spec.method} ${spec.path} (status ${res.status}).`, status: res.status, requestId, attempts: attempt });
+      }
+      if (cacheKey) {
+        const cc = res.headers.get("cache-control");
+        const etag = res.headers.get("etag");
+        if (isStorable(cc) && (etag || maxAgeSeconds(cc) > 0)) {
+          await this.cache!.set(cacheKey, { body: data, etag, freshUntil: this.clock.now() + maxAgeSeconds(cc) * 1000 });
+        }
+      }
+      const replayed = res.headers.get("idempotent-replayed") === "true";
+      return { data: data as T, status: res.status, requestId, rateLimit: standing, replayed, cache: null, attempts: attempt };
+    }
+  }
+
+  private async acquire(signal: AbortSignal | undefined): Promise<void> {
+    try {
+      await this.gate.acquire(signal);
+    } catch (err) {
+      throw aborted(signal, err);
+    }
+  }
+
+  private async sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      await this.clock.sleep(ms, signal);
+    } catch (err) {
+      throw aborted(signal, err);
+    }
+  }
+
+  /** One fetch with the per-attempt timeout, body read included. Throws FiskalError only. */
+  private async exchange(url: string, init: RequestInit, signal: AbortSignal | undefined, timeoutMs: number): Promise<{ res: Response; text: string }> {
+    if (signal?.aborted) throw aborted(signal, signal.reason);
+    const controller = new AbortController();
+    const stopTimer = new AbortController();
+    let timedOut = false;
+    const onAbort = () => controller.abort(signal!.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    this.clock.sleep(timeoutMs, stopTimer.signal).then(
+      () => {
+        timedOut = true;
+        controller.abort(new FiskalError({ code: "timeout", message: `No answer within ${timeoutMs} ms.` }));
+      },
+      () => undefined,
+    );
+    try {
+      const res = await this.fetchImpl(url, { ...init, signal: controller.signal });
+      const text = await res.text();
+      return { res, text };
+    } catch (err) {
+      if (signal?.aborted) throw aborted(signal, err);
+      if (timedOut) throw new FiskalError({ code: "timeout", message: `No answer within ${timeoutMs} ms.`, cause: err });
+      throw new FiskalError({ code: "network_error", message: `Network error: ${(err as Error)?.message ?? String(err)}`, cause: err });
+    } finally {
+      stopTimer.abort();
+      signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  private readStanding(h: Headers): RateLimitStanding {
+    return {
+      limit: intHeader(h, "x-ratelimit-limit"),
+      remaining: intHeader(h, "x-ratelimit-remaining") ?? this.defaultRemaining,
+      reset: intHeader(h, "x-ratelimit-reset"),
+    };
+  }
+
+  private apiError(res: Response, text: string, requestId: string | null, attempts: number, retryAfter: number | null): FiskalError {
+    const body = parseJson(text);
+    if (isErrorEnvelope(body)) {
+      return new FiskalError({
+        code: body.error.code as FiskalErrorCode,
+        message: body.error.message,
+        status: res.status,
+        docUrl: body.error.doc_url ?? null,
+        details: body.error.details,
+        requestId,
+        retryAfter,
+        attempts,
+      });
+    }
+    return new FiskalError({
+      code: res.status >= 500 ? "internal_error" : "invalid_response",
+      message: `HTTP ${res.status} without the API's error envelope.`,
+      status: res.status,
+      requestId,
+      retryAfter,
+      attempts,
+    });
+  }
+}
+
+function aborted(signal: AbortSignal | undefined, cause: unknown): FiskalError {
+  if (cause instanceof FiskalError) return cause;
+  return new FiskalError({ code: "aborted", message: "The call was aborted.", cause: signal?.reason ?? cause });
+}
+
+function withAttempts(err: FiskalError, attempts: number): FiskalError {
+  if (err.attempts === attempts) return err;
+  return new FiskalError({ code: err.code, message: err.message, status: err.status, docUrl: err.docUrl, details: err.details, requestId: err.requestId, retryAfter: err.retryAfter, attempts, cause: err.cause });
+}
+
+function pathWithQuery(path: string, query: RequestSpec["query"]): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+function intHeader(h: Headers, name: string): number | null {
+  const v = h.get(name);
+  if (v === null || !/^\s*\d+\s*$/.test(v)) return null;
+  return Number(v);
+}
+
+/** Retry-After as whole seconds (delta-seconds or an HTTP date); null when absent or unreadable. */
+export function retryAfterSeconds(h: Headers, now: number): number | null {
+  const v = h.get("retry-after")?.trim();
+  if (!v) return null;
+  if (/^\d+$/.test(v)) return Number(v);
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function chunk<T>(list: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+function checkBatch(method: string, values: readonly string[], helper: string): void {
+  if (!Array.isArray(values) || values.length === 0) throw new RangeError(`${method}: pass at least one value`);
+  if (values.length > MAX_BATCH) throw new RangeError(`${method}: at most ${MAX_BATCH} values per request, got ${values.length}; ${helper}() splits longer lists`);
+}
+
+function positive(name: string, v: number): number {
+  if (!(typeof v === "number" && v > 0 && Number.isFinite(v))) throw new RangeError(`FiskalClient: ${name} must be a positive number, got ${v}`);
+  return v;
+}
+
+function positiveInt(name: string, v: number): number {
+  if (!Number.isInteger(v) || v < 1) throw new RangeError(`FiskalClient: ${name} must be a positive integer, got ${v}`);
+  return v;
+}
+
+function nonNegative(name: string, v: number): number {
+  if (!(typeof v === "number" && v >= 0 && Number.isFinite(v))) throw new RangeError(`FiskalClient: ${name} must be a non-negative number, got ${v}`);
+  return v;
+}

@@ -1,0 +1,19 @@
+// The committed OpenAPI types must match what the API's current document generates.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { GENERATED_PATH, renderOpenApiTypes } from "../scripts/openapi-types.ts";
+
+describe("src/generated/openapi.ts", () => {
+  it("is up to date with buildOpenApiDocument() (run `pnpm --filter @fiskal/client generate` if not)", async () => {
+    const committed = readFileSync(GENERATED_PATH, "utf8");
+    const fresh = await renderOpenApiTypes();
+    expect(committed === fresh, "src/generated/openapi.ts is stale: run `pnpm --filter @fiskal/client generate`").toBe(true);
+  });
+
+  it("covers every v1 path the client calls", () => {
+    const committed = readFileSync(GENERATED_PATH, "utf8");
+    for (const path of ["/v1/invoices/fiscalize", "/v1/invoices/{id}", "/v1/einvoices/send", "/v1/einvoices/{id}", "/v1/kpd/{code}", "/v1/kpd/search", "/v1/kpd/batch", "/v1/validate/oib", "/v1/validate/oib/batch", "/v1/limits"]) {
+      expect(committed).toContain(`"${path}": {`);
+    }
+  });
+});
