@@ -68,6 +68,7 @@ const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
 const UNIT_CODE = /^[A-Z0-9]{2,3}$/;
 const COUNTRY = /^[A-Z]{2}$/;
 // XML 1.0 cannot carry C0 controls other than tab/LF/CR, nor lone surrogates or U+FFFE/U+FFFF.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function isCalendarDate(s: unknown): s is string {
