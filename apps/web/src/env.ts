@@ -13,6 +13,8 @@ const schema = z
     REDIS_URL: z.string().min(1).optional(),
     UPSTASH_REDIS_REST_URL: z.url().optional(),
     UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
+    // Development and tests only: lets webhook endpoints point at loopback or private addresses.
+    WEBHOOKS_ALLOW_PRIVATE: z.enum(["0", "1", "true", "false"]).default("0"),
   })
   .transform((e) => {
     const portalUrl = (e.PORTAL_URL ?? e.NEXTAUTH_URL ?? DEFAULT_PORTAL_URL).replace(/\/+$/, "");
@@ -27,6 +29,7 @@ const schema = z
         e.UPSTASH_REDIS_REST_URL && e.UPSTASH_REDIS_REST_TOKEN
           ? { url: e.UPSTASH_REDIS_REST_URL, token: e.UPSTASH_REDIS_REST_TOKEN }
           : undefined,
+      webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === "1" || e.WEBHOOKS_ALLOW_PRIVATE === "true",
     };
   });
 

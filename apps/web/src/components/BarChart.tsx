@@ -6,11 +6,15 @@ export type Bar = { label: string; title: string; admitted: number; refused: num
 
 const W = 560;
 const H = 240;
-const PAD = { top: 12, right: 6, bottom: 30, left: 46 };
+const PAD_TOP = 12;
+const PAD_RIGHT = 6;
+const PAD_BOTTOM = 30;
 
 export function BarChart({ bars, caption, maxLabels = 10, testId }: { bars: Bar[]; caption: string; maxLabels?: number; testId?: string }) {
   const totals = bars.map((b) => b.admitted + b.refused);
   const scale = niceScale(Math.max(0, ...totals));
+  // Room for the widest y-axis label (about 8 px per character at 13 px).
+  const PAD = { top: PAD_TOP, right: PAD_RIGHT, bottom: PAD_BOTTOM, left: 14 + 8 * formatInt(scale.max).length };
   const innerW = W - PAD.left - PAD.right;
   const innerH = H - PAD.top - PAD.bottom;
   const slot = innerW / Math.max(1, bars.length);

@@ -23,3 +23,6 @@ export const IconCode = ({ size = 18 }: P) => (
 export const IconAlert = ({ size = 18 }: P) => (
   <svg {...base(size)}><path d="M12 3 2 20h20L12 3Z" /><path d="M12 10v4M12 17h.01" /></svg>
 );
+export const IconBell = ({ size = 18 }: P) => (
+  <svg {...base(size)}><path d="M6 9a6 6 0 1 1 12 0c0 6 2 7 2 7H4s2-1 2-7Z" /><path d="M10 20a2 2 0 0 0 4 0" /></svg>
+);

@@ -2,7 +2,7 @@
 // Sidebar navigation; marks the current page for screen readers and styling.
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { IconBook, IconChart, IconCode, IconKey, IconLayers, IconShield } from "./Icons";
+import { IconBell, IconBook, IconChart, IconCode, IconKey, IconLayers, IconShield } from "./Icons";
 
 export function PortalNav({ operator }: { operator: boolean }) {
   const pathname = usePathname();
@@ -17,6 +17,7 @@ export function PortalNav({ operator }: { operator: boolean }) {
       {link("/dashboard", "Pregled", <IconChart />, "nav-dashboard")}
       {link("/keys", "API ključevi", <IconKey />, "nav-keys")}
       {link("/plan", "Paket i ograničenja", <IconLayers />, "nav-plan")}
+      {link("/webhooks", "Webhooks", <IconBell />, "nav-webhooks")}
       <div className="nav-section">Dokumentacija</div>
       {link("/docs/rate-limits", "Ograničenja zahtjeva", <IconBook />, "nav-docs-limits")}
       {link("/docs/api", "API referenca", <IconCode />, "nav-docs-api")}

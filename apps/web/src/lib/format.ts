@@ -13,6 +13,14 @@ const dateTime = new Intl.DateTimeFormat("hr-HR", {
   second: "2-digit",
   timeZone: TZ,
 });
+const shortDateTime = new Intl.DateTimeFormat("hr-HR", {
+  day: "numeric",
+  month: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  timeZone: TZ,
+});
 const dateOnly = new Intl.DateTimeFormat("hr-HR", { day: "numeric", month: "numeric", year: "numeric", timeZone: TZ });
 
 export function formatInt(n: number): string {
@@ -38,6 +46,11 @@ function toDate(value: Date | string | number): Date {
 export function formatDateTime(value: Date | string | number | null | undefined): string {
   if (value == null) return "—";
   return dateTime.format(toDate(value));
+}
+
+/** Without the year, for dense logs. */
+export function formatShortDateTime(value: Date | string | number): string {
+  return shortDateTime.format(toDate(value));
 }
 
 export function formatDate(value: Date | string | number | null | undefined): string {

@@ -14,9 +14,13 @@ beforeAll(async () => {
   db = createDb(t.url, { max: 4 });
   process.env.DATABASE_URL = t.url;
   process.env.NEXTAUTH_SECRET = "test-secret-0123456789abcdef";
+  // Lets endpoints point at loopback, so no test depends on outside DNS.
+  process.env.WEBHOOKS_ALLOW_PRIVATE = "1";
 });
 
 afterAll(async () => {
+  await (globalThis as { __fiskalWebhooks?: { close(): Promise<void> } }).__fiskalWebhooks?.close();
+  await (globalThis as { __fiskalWebDb?: Db }).__fiskalWebDb?.$disconnect();
   await db?.$disconnect();
   await drop?.();
 });
@@ -243,5 +247,43 @@ describe("usage", () => {
     const recent = await a.caller.usage.recent({ limit: 10 });
     expect(recent.map((r) => r.requestId).sort()).toEqual(["r1", "r2"]);
     expect((await b.caller.usage.recent({ limit: 10 })).map((r) => r.requestId)).toEqual(["r3"]);
+  });
+});
+
+describe("webhooks", () => {
+  it("keep endpoints, secrets, test events and deliveries inside the account", async () => {
+    const a = await customer();
+    const b = await customer();
+    const created = await a.caller.webhooks.create({ url: "http://127.0.0.1:9/hook", description: "Test" });
+    expect(created.ok).toBe(true);
+    if (!created.ok) return;
+    expect(created.secret).toMatch(/^whsec_/);
+
+    expect((await a.caller.webhooks.endpoints()).map((e) => e.id)).toEqual([created.id]);
+    expect(await b.caller.webhooks.endpoints()).toEqual([]);
+    expect(await b.caller.webhooks.secret({ id: created.id })).toMatchObject({ ok: false });
+    expect(await b.caller.webhooks.sendTest({ id: created.id })).toMatchObject({ ok: false });
+    expect(await b.caller.webhooks.remove({ id: created.id })).toMatchObject({ ok: false });
+
+    expect(await a.caller.webhooks.sendTest({ id: created.id })).toEqual({ ok: true });
+    const log = await a.caller.webhooks.events({});
+    expect(log.items.map((e) => e.type)).toEqual(["webhook.test"]);
+    const deliveryId = log.items[0]?.deliveries[0]?.id;
+    expect(deliveryId).toBeDefined();
+    expect((await b.caller.webhooks.events({})).items).toEqual([]);
+    expect(await b.caller.webhooks.redeliver({ deliveryId: deliveryId! })).toMatchObject({ ok: false });
+    expect(await a.caller.webhooks.redeliver({ deliveryId: deliveryId! })).toEqual({ ok: true });
+
+    expect(await a.caller.webhooks.setEnabled({ id: created.id, enabled: false })).toEqual({ ok: true });
+    expect(await a.caller.webhooks.sendTest({ id: created.id })).toMatchObject({ ok: false, message: expect.stringContaining("isključena") });
+    expect(await a.caller.webhooks.remove({ id: created.id })).toEqual({ ok: true });
+    expect(await a.caller.webhooks.endpoints()).toEqual([]);
+  });
+
+  it("refuse a URL that is not http(s) with a Croatian message", async () => {
+    const a = await customer();
+    const r = await a.caller.webhooks.create({ url: "ftp://primjer.hr/hook" });
+    expect(r).toMatchObject({ ok: false, message: expect.stringContaining("nije dopuštena") });
+    expect(await a.caller.webhooks.endpoints()).toEqual([]);
   });
 });

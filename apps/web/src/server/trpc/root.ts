@@ -5,6 +5,7 @@ import { authRouter } from "./routers/auth";
 import { keysRouter } from "./routers/keys";
 import { planRouter } from "./routers/plan";
 import { usageRouter } from "./routers/usage";
+import { webhooksRouter } from "./routers/webhooks";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
 export const appRouter = createTRPCRouter({
@@ -13,6 +14,7 @@ export const appRouter = createTRPCRouter({
   keys: keysRouter,
   usage: usageRouter,
   plan: planRouter,
+  webhooks: webhooksRouter,
   admin: adminRouter,
 });
 

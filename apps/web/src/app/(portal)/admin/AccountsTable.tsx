@@ -4,7 +4,7 @@ import { Fragment, useState } from "react";
 import { Alert } from "~/components/Alert";
 import { formatDate, formatInt, PLAN_LABELS } from "~/lib/format";
 import { errorMessage, trpc } from "~/lib/trpc-client";
-import { LimitsFields, readLimits } from "./LimitsFields";
+import { LimitsFields, readLimits, type EndpointLimitTable } from "./LimitsFields";
 
 type Acct = {
   id: string;
@@ -15,7 +15,7 @@ type Acct = {
   createdAt: string;
 };
 
-export function AccountsTable({ accounts, search }: { accounts: Acct[]; search: string }) {
+export function AccountsTable({ accounts, search, endpoints }: { accounts: Acct[]; search: string; endpoints: EndpointLimitTable }) {
   const router = useRouter();
   const [editing, setEditing] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -26,7 +26,7 @@ export function AccountsTable({ accounts, search }: { accounts: Acct[]; search: 
     setBusy(true);
     setMessage(null);
     try {
-      const r = await trpc.admin.setCustomLimits.mutate({ accountId: a.id, ...readLimits(new FormData(e.currentTarget)) });
+      const r = await trpc.admin.setCustomLimits.mutate({ accountId: a.id, ...readLimits(new FormData(e.currentTarget), Object.keys(endpoints)) });
       if (r.ok) {
         setMessage({ kind: "ok", text: `Račun ${a.name} sada ima Enterprise ograničenja.` });
         setEditing(null);
@@ -110,7 +110,7 @@ export function AccountsTable({ accounts, search }: { accounts: Acct[]; search: 
                     <tr>
                       <td colSpan={7} style={{ background: "var(--surface-2)" }}>
                         <form onSubmit={(e) => save(e, a)} aria-label={`Enterprise ograničenja za ${a.name}`}>
-                          <LimitsFields idPrefix={`acct-${a.id}`} defaults={a.limits} />
+                          <LimitsFields idPrefix={`acct-${a.id}`} defaults={a.limits} endpoints={endpoints} />
                           <div className="row-actions" style={{ marginTop: 10 }}>
                             <button type="submit" className="btn" disabled={busy} data-testid="save-limits">
                               {busy ? "Spremanje…" : "Postavi Enterprise paket s ovim ograničenjima"}

@@ -1,11 +1,11 @@
 // Custom Enterprise limits: the three plan windows plus optional per-minute endpoint overrides.
-import { ENDPOINT_LIMITS } from "@fiskal/limits";
+// Endpoint limits arrive as props: @fiskal/limits is server-only (it pulls in the Redis client).
 
 type Defaults = { burst: number; perMinute: number; perDay: number; endpoints?: Partial<Record<string, number>> };
 
-const GROUPS = Object.keys(ENDPOINT_LIMITS) as (keyof typeof ENDPOINT_LIMITS)[];
+export type EndpointLimitTable = Record<string, { perMinute: number; label: string }>;
 
-export function LimitsFields({ idPrefix, defaults }: { idPrefix: string; defaults?: Defaults }) {
+export function LimitsFields({ idPrefix, defaults, endpoints }: { idPrefix: string; defaults?: Defaults; endpoints: EndpointLimitTable }) {
   const f = (name: "burst" | "perMinute" | "perDay", label: string) => (
     <div className="field">
       <label htmlFor={`${idPrefix}-${name}`}>{label}</label>
@@ -22,10 +22,10 @@ export function LimitsFields({ idPrefix, defaults }: { idPrefix: string; default
       <details style={{ marginTop: 10 }}>
         <summary style={{ cursor: "pointer", color: "var(--muted)", fontSize: "0.88rem" }}>Ograničenja endpointa (neobavezno)</summary>
         <div className="inline-form" style={{ marginTop: 8 }}>
-          {GROUPS.map((g) => (
+          {Object.entries(endpoints).map(([g, e]) => (
             <div className="field" key={g}>
               <label htmlFor={`${idPrefix}-ep-${g}`}>
-                <span className="mono">{ENDPOINT_LIMITS[g].label}</span> / min
+                <span className="mono">{e.label}</span> / min
               </label>
               <input
                 id={`${idPrefix}-ep-${g}`}
@@ -33,7 +33,7 @@ export function LimitsFields({ idPrefix, defaults }: { idPrefix: string; default
                 type="number"
                 min={1}
                 step={1}
-                placeholder={`standardno ${ENDPOINT_LIMITS[g].perMinute}`}
+                placeholder={`standardno ${e.perMinute}`}
                 defaultValue={defaults?.endpoints?.[g]}
               />
             </div>
@@ -44,9 +44,9 @@ export function LimitsFields({ idPrefix, defaults }: { idPrefix: string; default
   );
 }
 
-export function readLimits(form: FormData) {
-  const endpoints: Partial<Record<(typeof GROUPS)[number], number>> = {};
-  for (const g of GROUPS) {
+export function readLimits(form: FormData, groups: string[]) {
+  const endpoints: Partial<Record<"fiscalize" | "einvoice" | "kpd" | "oib", number>> = {};
+  for (const g of groups as ("fiscalize" | "einvoice" | "kpd" | "oib")[]) {
     const raw = String(form.get(`ep-${g}`) ?? "").trim();
     if (raw) endpoints[g] = Number(raw);
   }

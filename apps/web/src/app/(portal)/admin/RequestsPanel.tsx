@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Alert } from "~/components/Alert";
 import { formatDateTime, PLAN_LABELS, UPGRADE_STATUS_LABELS } from "~/lib/format";
 import { errorMessage, trpc } from "~/lib/trpc-client";
-import { LimitsFields, readLimits } from "./LimitsFields";
+import { LimitsFields, readLimits, type EndpointLimitTable } from "./LimitsFields";
 
 type Req = {
   id: string;
@@ -20,7 +20,7 @@ type Req = {
   decidedAt: string | null;
 };
 
-export function RequestsPanel({ pending, decided }: { pending: Req[]; decided: Req[] }) {
+export function RequestsPanel({ pending, decided, endpoints }: { pending: Req[]; decided: Req[]; endpoints: EndpointLimitTable }) {
   const router = useRouter();
   const [busy, setBusy] = useState<string | null>(null);
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
@@ -40,7 +40,7 @@ export function RequestsPanel({ pending, decided }: { pending: Req[]; decided: R
           : await trpc.admin.approve.mutate({
               requestId: r.id,
               note,
-              custom: r.requestedPlan === "ENTERPRISE" ? readLimits(form) : undefined,
+              custom: r.requestedPlan === "ENTERPRISE" ? readLimits(form, Object.keys(endpoints)) : undefined,
             });
       setMessage(
         result.ok
@@ -92,7 +92,7 @@ export function RequestsPanel({ pending, decided }: { pending: Req[]; decided: R
                 </p>
               ) : null}
               {r.message ? <p style={{ color: "var(--muted)", whiteSpace: "pre-wrap" }}>{r.message}</p> : null}
-              {r.requestedPlan === "ENTERPRISE" ? <LimitsFields idPrefix={`req-${r.id}`} /> : null}
+              {r.requestedPlan === "ENTERPRISE" ? <LimitsFields idPrefix={`req-${r.id}`} endpoints={endpoints} /> : null}
               <div className="inline-form" style={{ marginTop: 12 }}>
                 <div className="field">
                   <label htmlFor={`note-${r.id}`}>Napomena kupcu (neobavezno)</label>

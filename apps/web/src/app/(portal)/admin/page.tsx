@@ -1,3 +1,4 @@
+import { ENDPOINT_LIMITS } from "@fiskal/limits";
 import type { Metadata } from "next";
 import { Alert } from "~/components/Alert";
 import { serverApi } from "~/server/api";
@@ -29,8 +30,8 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
           <p>Zahtjevi za promjenu paketa i prilagođena Enterprise ograničenja. Promjene vrijede od sljedećeg zahtjeva računa.</p>
         </div>
       </div>
-      <RequestsPanel pending={requests.pending} decided={requests.decided} />
-      <AccountsTable accounts={accounts} search={search ?? ""} />
+      <RequestsPanel pending={requests.pending} decided={requests.decided} endpoints={ENDPOINT_LIMITS} />
+      <AccountsTable accounts={accounts} search={search ?? ""} endpoints={ENDPOINT_LIMITS} />
     </>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { formatDateTime, formatMs } from "~/lib/format";
+import { formatDateTime, formatMs, formatShortDateTime } from "~/lib/format";
 import { errorMessage, trpc } from "~/lib/trpc-client";
 
 export type RecentRow = {
@@ -69,14 +69,16 @@ export function RecentRequests({ initial, pageSize }: { initial: RecentRow[]; pa
           <tbody>
             {rows.map((r) => (
               <tr key={r.id}>
-                <td style={{ whiteSpace: "nowrap" }}>{formatDateTime(r.at)}</td>
+                <td style={{ whiteSpace: "nowrap" }} title={formatDateTime(r.at)}>
+                  {formatShortDateTime(r.at)}
+                </td>
                 <td className="mono">{r.endpoint.includes(" ") ? r.endpoint : `${r.method} ${r.endpoint}`}</td>
                 <td>
                   <StatusBadge status={r.status} refused={r.refused} />
                 </td>
                 <td className="num">{formatMs(r.durationMs)}</td>
                 <td className="mono">{r.keyPrefix ? `${r.keyPrefix}…` : "—"}</td>
-                <td className="mono" style={{ color: "var(--faint)" }}>{r.requestId}</td>
+                <td className="mono" style={{ color: "var(--faint)", fontSize: "0.78rem" }}>{r.requestId}</td>
               </tr>
             ))}
           </tbody>

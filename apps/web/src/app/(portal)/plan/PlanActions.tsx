@@ -58,7 +58,11 @@ export function PlanActions({ plan, pending }: Props) {
             radnog dana.
           </Alert>
         ) : null}
-        <p style={{ color: "var(--muted)" }}>Operater pregledava zahtjev; nova ograničenja vrijede od sljedećeg zahtjeva nakon odobrenja.</p>
+        <p style={{ color: "var(--muted)" }}>
+          {rank >= ORDER.indexOf("BUSINESS")
+            ? "Već imate najveći standardni paket. Za veća ograničenja pošaljite upit za Enterprise."
+            : "Operater pregledava zahtjev; nova ograničenja vrijede od sljedećeg zahtjeva nakon odobrenja."}
+        </p>
         <div className="row-actions">
           {(["STARTER", "BUSINESS"] as const).map((p) => {
             const notHigher = ORDER.indexOf(p) <= rank;

@@ -105,13 +105,34 @@ function OperationCard({ op }: { op: Operation }) {
           </>
         ) : null}
         <h4>Odgovori</h4>
-        {op.responses.map((r) => (
-          <div key={r.status} style={{ marginBottom: 8 }}>
-            <span className={r.status.startsWith("2") ? "badge ok" : "badge danger"}>{r.status}</span>{" "}
-            <span style={{ color: "var(--muted)" }}>{r.description}</span>
-            {r.fields.length ? <Fields fields={r.fields} /> : null}
+        {op.responses
+          .filter((r) => /^[23]/.test(r.status))
+          .map((r) => (
+            <div key={r.status} style={{ marginBottom: 8 }}>
+              <span className="badge ok">{r.status}</span> <span style={{ color: "var(--muted)" }}>{r.description}</span>
+              {r.fields.length ? <Fields fields={r.fields} /> : null}
+            </div>
+          ))}
+        {op.responses.some((r) => !/^[23]/.test(r.status)) ? (
+          <div className="errors-line">
+            <span style={{ color: "var(--muted)" }}>Pogreške:</span>
+            {op.responses
+              .filter((r) => !/^[23]/.test(r.status))
+              .map((r) => (
+                <span key={r.status} className="badge danger" title={r.description}>
+                  {r.status}
+                </span>
+              ))}
+            {op.responses.some((r) => r.status === "429") ? null : (
+              <span className="badge danger" title="Too Many Requests">
+                429
+              </span>
+            )}
+            <span style={{ color: "var(--faint)", fontSize: "0.84rem" }}>
+              tijelo: <code>{'{"error":{"code","message","doc_url"}}'}</code>
+            </span>
           </div>
-        ))}
+        ) : null}
       </div>
     </section>
   );

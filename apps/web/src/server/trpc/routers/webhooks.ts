@@ -1,0 +1,107 @@
+// Webhook endpoints and deliveries of the signed-in account (logic lives in @fiskal/webhooks).
+import { EVENT_TYPES, MAX_ENDPOINTS_PER_ACCOUNT, type EndpointError } from "@fiskal/webhooks";
+import type { TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import { webhooks } from "~/server/webhooks";
+import { protectedProcedure } from "../trpc";
+
+type Failure = { ok: false; message: string };
+
+/** Croatian sentence for an outcome of the webhooks package; its own detail is kept in brackets. */
+function failure(e: EndpointError | { ok: false; error: "endpoint_disabled" | "not_found"; message: string }): Failure {
+  switch (e.error) {
+    case "invalid_url":
+      return { ok: false, message: `Ta adresa nije dopuštena: potrebna je javna http(s) adresa (${e.message}).` };
+    case "invalid_input":
+      return { ok: false, message: `Neispravan unos (${e.message}).` };
+    case "limit_reached":
+      return { ok: false, message: `Račun može imati najviše ${MAX_ENDPOINTS_PER_ACCOUNT} webhook adresa.` };
+    case "endpoint_disabled":
+      return { ok: false, message: "Adresa je isključena. Uključite je prije slanja." };
+    case "not_found":
+      return { ok: false, message: "Webhook adresa ili isporuka ne postoji." };
+  }
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+const endpointId = z.object({ id: z.uuid("Neispravna adresa.") });
+
+export const webhooksRouter = {
+  endpoints: protectedProcedure.query(async ({ ctx }) => {
+    const list = await webhooks().endpoints.list(ctx.accountId);
+    return list.map((e) => ({ ...e, createdAt: e.createdAt.toISOString(), updatedAt: e.updatedAt.toISOString() }));
+  }),
+
+  create: protectedProcedure
+    .input(
+      z.object({
+        url: z.string().trim().min(1, "Unesite URL.").max(2048, "URL je predugačak."),
+        description: z.string().trim().max(200, "Opis može imati najviše 200 znakova.").optional(),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const r = await webhooks().endpoints.create(ctx.accountId, {
+        url: input.url,
+        description: input.description || null,
+        eventTypes: [...EVENT_TYPES],
+      });
+      return r.ok ? { ok: true as const, id: r.endpoint.id, secret: r.secret } : failure(r);
+    }),
+
+  secret: protectedProcedure.input(endpointId).query(async ({ ctx, input }) => {
+    const e = await webhooks().endpoints.get(ctx.accountId, input.id);
+    return e ? { ok: true as const, secret: e.secret } : failure({ ok: false, error: "not_found", message: "" });
+  }),
+
+  rotateSecret: protectedProcedure.input(endpointId).mutation(async ({ ctx, input }) => {
+    const r = await webhooks().endpoints.rotateSecret(ctx.accountId, input.id);
+    return r.ok ? { ok: true as const, secret: r.secret } : failure(r);
+  }),
+
+  setEnabled: protectedProcedure
+    .input(endpointId.extend({ enabled: z.boolean() }))
+    .mutation(async ({ ctx, input }) => {
+      const r = await webhooks().endpoints.update(ctx.accountId, input.id, { enabled: input.enabled });
+      return r.ok ? { ok: true as const } : failure(r);
+    }),
+
+  remove: protectedProcedure.input(endpointId).mutation(async ({ ctx, input }) => {
+    const r = await webhooks().endpoints.remove(ctx.accountId, input.id);
+    return r.ok ? { ok: true as const } : failure(r);
+  }),
+
+  sendTest: protectedProcedure.input(endpointId).mutation(async ({ ctx, input }) => {
+    const r = await webhooks().sendTestEvent(ctx.accountId, input.id);
+    return r.ok ? { ok: true as const } : failure(r);
+  }),
+
+  redeliver: protectedProcedure.input(z.object({ deliveryId: z.uuid("Neispravna isporuka.") })).mutation(async ({ ctx, input }) => {
+    const r = await webhooks().redeliver(ctx.accountId, input.deliveryId);
+    return r.ok ? { ok: true as const } : failure(r);
+  }),
+
+  events: protectedProcedure
+    .input(z.object({ cursor: z.string().max(100).optional() }))
+    .query(async ({ ctx, input }) => {
+      const page = await webhooks().listEvents(ctx.accountId, { limit: 20, cursor: input.cursor ?? null });
+      return {
+        nextCursor: page.nextCursor,
+        items: page.items.map((ev) => ({
+          id: ev.id,
+          type: ev.type,
+          createdAt: ev.createdAt.toISOString(),
+          payload: JSON.stringify(ev.payload, null, 2),
+          deliveries: ev.deliveries.map((d) => ({
+            id: d.id,
+            endpointId: d.endpointId,
+            endpointUrl: d.endpointUrl,
+            status: d.status,
+            attemptCount: d.attemptCount,
+            nextAttemptAt: iso(d.nextAttemptAt),
+            attempts: d.attempts.map((a) => ({ ...a, startedAt: a.startedAt.toISOString() })),
+          })),
+        })),
+      };
+    }),
+} satisfies TRPCRouterRecord;
