@@ -247,6 +247,15 @@ export class FiskalClient {
 
   /** Sends one API call with the client's waiting, retry, idempotency and cache rules. */
   async request<T>(spec: RequestSpec): Promise<FiskalResponse<T>> {
+    const progress = { sent: 0 };
+    try {
+      return await this.send<T>(spec, progress);
+    } catch (err) {
+      throw err instanceof FiskalError ? withCall(err, progress.sent, spec.idempotencyKey) : err;
+    }
+  }
+
+  private async send<T>(spec: RequestSpec, progress: { sent: number }): Promise<FiskalResponse<T>> {
     const target = pathWithQuery(spec.path, spec.query);
     const url = this.baseUrl + target;
     const cacheKey = spec.cache && spec.method === "GET" && this.cache ? target : null;
@@ -270,6 +279,7 @@ export class FiskalClient {
 
     for (let attempt = 1; ; attempt++) {
       await this.acquire(spec.signal);
+      progress.sent = attempt;
       let res: Response;
       let text: string;
       try {
@@ -282,7 +292,7 @@ export class FiskalClient {
           await retry(attempt, error.code === "timeout" ? "timeout" : "network_error", waitMs, null, true);
           continue;
         }
-        throw withAttempts(error, attempt);
+        throw error;
       }
 
       const requestId = res.headers.get("x-request-id");
@@ -321,7 +331,13 @@ export class FiskalClient {
 
       const data = parseJson(text);
       if (data === undefined) {
-        throw new FiskalError({ code: "invalid_response", message: `Expected a JSON body from ${spec.method} ${spec.path} (status ${res.status}).`, status: res.status, requestId, attempts: attempt });
+        throw new FiskalError({
+          code: "invalid_response",
+          message: `Expected a JSON body from ${spec.method} ${spec.path} (status ${res.status}).`,
+          status: res.status,
+          requestId,
+          attempts: attempt,
+        });
       }
       if (cacheKey) {
         const cc = res.headers.get("cache-control");
@@ -418,9 +434,20 @@ function aborted(signal: AbortSignal | undefined, cause: unknown): FiskalError {
   return new FiskalError({ code: "aborted", message: "The call was aborted.", cause: signal?.reason ?? cause });
 }
 
-function withAttempts(err: FiskalError, attempts: number): FiskalError {
-  if (err.attempts === attempts) return err;
-  return new FiskalError({ code: err.code, message: err.message, status: err.status, docUrl: err.docUrl, details: err.details, requestId: err.requestId, retryAfter: err.retryAfter, attempts, cause: err.cause });
+function withCall(err: FiskalError, attempts: number, idempotencyKey: string | undefined): FiskalError {
+  if (err.attempts === attempts && err.idempotencyKey === (idempotencyKey ?? null)) return err;
+  return new FiskalError({
+    code: err.code,
+    message: err.message,
+    status: err.status,
+    docUrl: err.docUrl,
+    details: err.details,
+    requestId: err.requestId,
+    retryAfter: err.retryAfter,
+    attempts,
+    idempotencyKey,
+    cause: err.cause,
+  });
 }
 
 function pathWithQuery(path: string, query: RequestSpec["query"]): string {

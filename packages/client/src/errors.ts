@@ -34,6 +34,7 @@ export interface FiskalErrorInit {
   requestId?: string | null;
   retryAfter?: number | null;
   attempts?: number;
+  idempotencyKey?: string | null;
   cause?: unknown;
 }
 
@@ -51,6 +52,12 @@ export class FiskalError extends Error {
   readonly retryAfter: number | null;
   /** How many times the request was sent, retries included. */
   readonly attempts: number;
+  /**
+   * The Idempotency-Key the call used (fiscalize, sendEInvoice). After a network_error, timeout
+   * or idempotency_conflict the outcome is unknown: retry with this key to get the original
+   * result instead of a second fiscalization.
+   */
+  readonly idempotencyKey: string | null;
 
   constructor(init: FiskalErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -61,6 +68,7 @@ export class FiskalError extends Error {
     this.requestId = init.requestId ?? null;
     this.retryAfter = init.retryAfter ?? null;
     this.attempts = init.attempts ?? 1;
+    this.idempotencyKey = init.idempotencyKey ?? null;
   }
 }
 

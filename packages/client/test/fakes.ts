@@ -79,7 +79,7 @@ export type Responder = (req: SeenRequest, index: number) => Response | Promise<
 /** A fetch that answers from `responder` and records what it was asked. */
 export function fakeFetch(clock: FakeClock, responder: Responder) {
   const requests: SeenRequest[] = [];
-  const fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+  const fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     init.signal?.throwIfAborted();
     const url = String(input);
     const headers = Object.fromEntries(new Headers(init.headers).entries());

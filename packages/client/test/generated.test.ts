@@ -7,7 +7,11 @@ describe("src/generated/openapi.ts", () => {
   it("is up to date with buildOpenApiDocument() (run `pnpm --filter @fiskal/client generate` if not)", async () => {
     const committed = readFileSync(GENERATED_PATH, "utf8");
     const fresh = await renderOpenApiTypes();
-    expect(committed === fresh, "src/generated/openapi.ts is stale: run `pnpm --filter @fiskal/client generate`").toBe(true);
+    const a = committed.split("\n");
+    const b = fresh.split("\n");
+    const line = a.findIndex((l, i) => l !== b[i]);
+    const where = line === -1 ? (a.length === b.length ? "" : ` (length ${a.length} vs ${b.length} lines)`) : ` (first difference at line ${line + 1}: ${JSON.stringify(b[line])})`;
+    expect(committed === fresh, `src/generated/openapi.ts is stale${where}: run \`pnpm --filter @fiskal/client generate\``).toBe(true);
   });
 
   it("covers every v1 path the client calls", () => {

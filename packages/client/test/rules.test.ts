@@ -196,6 +196,16 @@ describe("idempotency and 503", () => {
     expect(s.requests[5]!.headers["idempotency-key"]).toBe("my-key-1");
   });
 
+  it("when the outcome stays unknown, the error names the Idempotency-Key to retry with", async () => {
+    const s = setup(() => {
+      throw new TypeError("fetch failed");
+    }, { retry: { maxAttempts: 3 } });
+    const err = await s.clock.run(rejection(s.client.fiscalize(RECEIPT, { idempotencyKey: "receipt-1-POSL1-1" })));
+    expect(err).toMatchObject({ code: "network_error", attempts: 3, idempotencyKey: "receipt-1-POSL1-1" });
+    expect(s.at()).toEqual([0, 500, 1_500]);
+    expect(s.requests.every((r) => r.headers["idempotency-key"] === "receipt-1-POSL1-1")).toBe(true);
+  });
+
   it("a POST without an Idempotency-Key is not retried after a 503 or a network error", async () => {
     const s = setup(() => json(503, { error: { code: "upstream_unavailable", message: "down", doc_url: "d" } }, { "retry-after": "5", "x-request-id": "req_1" }));
     const err = await s.clock.run(rejection(s.client.validateOib("1")));
