@@ -95,7 +95,7 @@ export default async function DashboardPage() {
             <span className="big" data-testid="quota-used">{formatInt(quota.used)}</span>
             <span style={{ color: "var(--muted)" }}> / <span data-testid="quota-limit">{formatInt(quota.limit)}</span> propuštenih zahtjeva</span>
           </span>
-          <strong data-testid="quota-percent">{formatPercent(quota.ratio)}</strong>
+          <strong data-testid="quota-percent">{quota.ratio > 0 && quota.ratio < 0.001 ? "< 0,1 %" : formatPercent(quota.ratio)}</strong>
         </div>
         <div
           className={quotaClass}

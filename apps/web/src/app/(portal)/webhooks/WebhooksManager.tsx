@@ -292,7 +292,7 @@ export function WebhooksManager({ endpoints, events }: { endpoints: Endpoint[]; 
           </div>
         ) : (
           <div className="table-wrap" style={{ marginTop: 12 }}>
-            <table className="data" data-testid="webhook-log">
+            <table className="data top" data-testid="webhook-log">
               <thead>
                 <tr>
                   <th>Vrijeme</th>
