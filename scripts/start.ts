@@ -90,7 +90,7 @@ function launch(name: string, cmd: string, args: string[], env: NodeJS.ProcessEn
 }
 
 launch("api", "pnpm", ["--filter", "@fiskal/api", dev ? "dev" : "start"], { ...sharedEnv, PORT: String(apiPort), HOST: "127.0.0.1" });
-launch("portal", "pnpm", ["--filter", "@fiskal/web", dev ? "dev" : "start", "--", "-p", String(webPort), "-H", "127.0.0.1"], sharedEnv);
+launch("portal", "pnpm", ["--filter", "@fiskal/web", dev ? "dev" : "start", "-p", String(webPort), "-H", "127.0.0.1"], sharedEnv);
 
 async function waitFor(url: string, timeoutMs: number): Promise<boolean> {
   const until = Date.now() + timeoutMs;

@@ -27,9 +27,17 @@ if (only !== "e2e") {
   const code = run("pnpm", ["exec", "vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${json}`]);
   if (code !== 0) exitCode = code;
   if (existsSync(json)) {
-    const r = JSON.parse(readFileSync(json, "utf8")) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+    const r = JSON.parse(readFileSync(json, "utf8")) as {
+      numPassedTests: number;
+      numFailedTests: number;
+      numPendingTests: number;
+      numTodoTests: number;
+      testResults: { status: string; assertionResults: unknown[] }[];
+    };
     passed += r.numPassedTests;
-    failed += r.numFailedTests;
+    // A file that fails before running any test (import error, hook failure) counts as a failure too.
+    const brokenFiles = r.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length;
+    failed += r.numFailedTests + brokenFiles;
     skipped += r.numPendingTests + r.numTodoTests;
   } else exitCode ||= 1;
 }
