@@ -57,10 +57,16 @@ export async function withIdempotency<T>(
         throw new ApiError(
           "idempotency_conflict",
           "Idempotency-Key je već upotrijebljen za drugačiji zahtjev. Za novi zahtjev pošaljite novi ključ.",
+          { reason: "mismatch" },
         ).toTRPC();
       }
       if (existing.state !== "done") {
-        throw new ApiError("idempotency_conflict", "Izvorni zahtjev s ovim Idempotency-Key još se obrađuje; ponovite za trenutak.").toTRPC();
+        throw new ApiError(
+          "idempotency_conflict",
+          "Izvorni zahtjev s ovim Idempotency-Key još se obrađuje; ponovite za trenutak.",
+          { reason: "in_progress" },
+          { "Retry-After": "1" },
+        ).toTRPC();
       }
       ctx.res.setHeader("Idempotent-Replayed", "true");
       return existing.response as T;

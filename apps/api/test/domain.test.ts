@@ -1,6 +1,7 @@
 // Fiscalization, e-invoices, idempotency, account scoping and metering through the real server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { usageSummary } from "@fiskal/usage";
+import { createCisSimulator } from "@fiskal/fiscal";
 import { call, startHarness, trpcClient, VALID_OIB, type Harness } from "./harness.ts";
 
 let h: Harness;
@@ -67,7 +68,9 @@ describe("fiscalization", () => {
     const conflict = await call(h.url, "POST", "/v1/invoices/fiscalize", { key: a.key, body: { ...body, total: "1.00" }, headers });
     expect(conflict.status).toBe(409);
     expect(conflict.body.error.code).toBe("idempotency_conflict");
+    expect(conflict.body.error.details).toEqual({ reason: "mismatch" });
   });
+
 
   it("refuses a receipt number that was already fiscalized", async () => {
     const body = receipt();
@@ -99,6 +102,26 @@ describe("fiscalization", () => {
     const retry = await call(h.url, "POST", "/v1/invoices/fiscalize", { key: a.key, body, headers });
     expect(retry.status).toBe(200);
     expect(retry.headers.get("idempotent-replayed")).toBeNull();
+  });
+});
+
+describe("overlapping retries", () => {
+  it("answers a retry that overlaps the first request with in_progress and Retry-After, and runs it once", async () => {
+    const slow = await startHarness({ config: { taxAuthority: createCisSimulator({ latencyMs: [400, 400] }) } });
+    try {
+      const c = await slow.account({ plan: "ENTERPRISE", custom: { burst: 100, perMinute: 1_000, perDay: 10_000 } });
+      const body = receipt();
+      const headers = { "idempotency-key": `overlap-${body.number}` };
+      const results = await Promise.all([1, 2].map(() => call(slow.url, "POST", "/v1/invoices/fiscalize", { key: c.key, body, headers })));
+      const statuses = results.map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 409]);
+      const conflict = results.find((r) => r.status === 409)!;
+      expect(conflict.body.error).toMatchObject({ code: "idempotency_conflict", details: { reason: "in_progress" } });
+      expect(conflict.headers.get("retry-after")).toBe("1");
+      expect(await slow.api.services.db.invoice.count({ where: { accountId: c.id } })).toBe(1);
+    } finally {
+      await slow.close();
+    }
   });
 });
 
