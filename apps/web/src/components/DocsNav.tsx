@@ -11,7 +11,9 @@ const SECTIONS = [
     ["#odgovor-429", "Odgovor 429"],
     ["#preporuke", "Preporučeno ponašanje"],
     ["#povecanje", "Veća ograničenja"],
+    ["#upozorenje", "Webhook upozorenja"],
   ] },
+  { href: "/docs/errors", label: "Pogreške", anchors: [] },
   { href: "/docs/api", label: "API referenca", anchors: [] },
 ] as const;
 

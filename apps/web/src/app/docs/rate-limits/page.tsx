@@ -232,6 +232,46 @@ export default function RateLimitsDoc() {
         ključeva i bez ponovnog pokretanja vaše aplikacije. Kad dnevna potrošnja prvi put u danu prijeđe 80 %, portal to prikazuje, a
         račun može dobiti i webhook događaj <code>rate_limit.warning</code>.
       </p>
+
+      <h2 id="upozorenje">Webhook upozorenje: rate_limit.warning</h2>
+      <p>
+        Kad potrošnja računa u UTC danu prvi put dosegne 80 % dnevnog ograničenja, Fiskal šalje događaj <code>rate_limit.warning</code>{" "}
+        na svaki omogućeni webhook koji ga prati — točno jednom po računu i danu, bez obzira na to koliko instanci API-ja radi. Promjena
+        paketa tijekom dana ponovno ga aktivira prema novom ograničenju. Webhookove dodajete na stranici{" "}
+        <Link href="/webhooks">Webhooks</Link>; ondje su i tajna za potpis, testni događaj i zapis svih pokušaja isporuke s ručnim
+        ponovnim slanjem.
+      </p>
+      <pre>{`POST <vaš URL>
+webhook-id: msg_…            (isti pri svakom pokušaju — po njemu odbacite duplikate)
+webhook-timestamp: 1795296000
+webhook-signature: v1,<base64 HMAC-SHA256 od "{id}.{timestamp}.{tijelo}">
+
+{"type":"rate_limit.warning","timestamp":"2026-11-21T14:03:12.345Z",
+ "data":{"account_id":"…","plan":"STARTER","window":"day","limit":50000,"used":40000,
+         "remaining":10000,"threshold":0.8,"resets_at":"2026-11-22T00:00:00.000Z"}}`}</pre>
+      <p>
+        Potpis slijedi <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>: ključ je tajna <code>whsec_…</code> bez
+        prefiksa, dekodirana iz base64. Provjerite sirovo tijelo prije parsiranja; biblioteka odbija i vremenske oznake starije od 5 minuta:
+      </p>
+      <pre>{`import { Webhook } from "standardwebhooks";
+
+const wh = new Webhook(process.env.FISKAL_WEBHOOK_SECRET); // "whsec_…"
+
+// rawBody: tijelo zahtjeva kao string, točno kako je stiglo
+const event = wh.verify(rawBody, {
+  "webhook-id": req.headers["webhook-id"],
+  "webhook-timestamp": req.headers["webhook-timestamp"],
+  "webhook-signature": req.headers["webhook-signature"],
+}); // baca WebhookVerificationError ako potpis ne odgovara → odgovorite 400
+
+if (event.type === "rate_limit.warning") {
+  console.log(\`iskorišteno \${event.data.used} od \${event.data.limit}\`);
+}`}</pre>
+      <p>
+        Isporuka je barem jednom: odgovor 2xx potvrđuje primitak; inače slijede ponovni pokušaji nakon 5 s, 5 min, 30 min, 2 h, 5 h i
+        10 h (zaglavlje <code>Retry-After</code> u vašem odgovoru ih odgađa). Odgovor <code>410 Gone</code> isključuje webhook.
+        Preusmjeravanja se ne slijede, a adrese na privatnim, loopback i link-local mrežama nisu dopuštene.
+      </p>
     </article>
   );
 }

@@ -1,0 +1,60 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+
+export const metadata: Metadata = { title: "Pogreške" };
+
+// The same codes and statuses the API sends (apps/api/src/errors.ts); each doc_url points at #code.
+const ERRORS: { code: string; status: number; when: string; what: string }[] = [
+  { code: "validation_error", status: 400, when: "Neispravan JSON ili vrijednost koja krši pravila (OIB bez ispravne kontrolne znamenke, iznos bez dvije decimale, zbrojevi e-računa koji se ne slažu, KPD šifra koja nije razine 5…).", what: "Polje details navodi {path, message} za svaki problem. Ispravite zahtjev; ponavljanje istog zahtjeva neće uspjeti." },
+  { code: "unauthorized", status: 401, when: "Nedostaje zaglavlje Authorization, ključ nije oblika fsk_test_…/fsk_live_…, nije poznat ili je opozvan.", what: "Provjerite ključ u portalu. Neprijavljeni zahtjevi broje se po IP adresi, pa ih ne ponavljajte u petlji." },
+  { code: "forbidden", status: 403, when: "Ključ nema pravo na ovu radnju.", what: "Koristite ključ računa kojem radnja pripada." },
+  { code: "not_found", status: 404, when: "Ruta ne postoji ili objekt (račun, e-račun, KPD šifra) ne postoji u vašem računu.", what: "Objekti drugih računa izgledaju kao da ne postoje." },
+  { code: "method_not_allowed", status: 405, when: "Putanja postoji, ali s drugom metodom.", what: "Zaglavlje Allow navodi dopuštene metode." },
+  { code: "idempotency_conflict", status: 409, when: "Idempotency-Key je već upotrijebljen za drugačije tijelo (details.reason = \"mismatch\") ili se prvi zahtjev s tim ključem još obrađuje (\"in_progress\").", what: "Za novi zahtjev pošaljite novi ključ; kod \"in_progress\" pričekajte Retry-After i ponovite isti zahtjev." },
+  { code: "conflict", status: 409, when: "Broj računa (poslovni prostor / naplatni uređaj) ili broj e-računa već je iskorišten.", what: "Postojeći objekt dohvatite s GET; za novi koristite sljedeći broj." },
+  { code: "payload_too_large", status: 413, when: "Tijelo zahtjeva veće je od 1 MB.", what: "Podijelite podatke; skupni zahtjevi primaju do 100 vrijednosti." },
+  { code: "unsupported_media_type", status: 415, when: "Tijelo nije application/json (parametar charset je dopušten).", what: "Pošaljite Content-Type: application/json." },
+  { code: "rate_limit_exceeded", status: 429, when: "Jedan od prozora ograničenja odbio je zahtjev.", what: "Pričekajte Retry-After sekundi i ponovite." },
+  { code: "internal_error", status: 500, when: "Pogreška na našoj strani.", what: "Ponovite kasnije; ako se ponavlja, javite nam vrijednost X-Request-Id." },
+  { code: "upstream_unavailable", status: 503, when: "Porezna uprava (CIS) ili posrednik za e-račune trenutno nije dostupan ili ograničava promet.", what: "Pričekajte Retry-After i ponovite s istim Idempotency-Key — račun se neće fiskalizirati dvaput." },
+];
+
+export default function ErrorsDoc() {
+  return (
+    <article data-testid="docs-errors">
+      <h1>Pogreške</h1>
+      <p className="lead">
+        Svaka pogreška, na svakoj ruti, ima isti oblik. Na tRPC sučelju isti <code>code</code>, <code>message</code> i{" "}
+        <code>doc_url</code> stižu u <code>error.data</code>.
+      </p>
+      <pre>{`{"error":{"code":"validation_error","message":"Račun nije ispravan.","doc_url":"…/docs/errors#validation_error",
+ "details":[{"path":"oib","message":"OIB nema ispravnu kontrolnu znamenku."}]}}`}</pre>
+      <p>
+        I odgovori s pogreškom nose zaglavlja ograničenja (<Link href="/docs/rate-limits#zaglavlja">X-RateLimit-*</Link>) i{" "}
+        <code>X-Request-Id</code>. Poruke su na hrvatskom; kodovi su stabilni i na njih se možete osloniti u kodu.
+      </p>
+      <table className="data">
+        <thead>
+          <tr>
+            <th>Kod</th>
+            <th className="num">Status</th>
+            <th>Kada</th>
+            <th>Što učiniti</th>
+          </tr>
+        </thead>
+        <tbody>
+          {ERRORS.map((e) => (
+            <tr key={e.code} id={e.code}>
+              <td>
+                <code>{e.code}</code>
+              </td>
+              <td className="num">{e.status}</td>
+              <td>{e.when}</td>
+              <td>{e.what}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </article>
+  );
+}
