@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { hash as argon2Hash, verify as argon2Verify, type Algorithm } from "@node-rs/argon2";
+import { isValidOib } from "@fiskal/fiscal";
 import type { Db } from "./client.ts";
 import { Prisma, type Account, type Plan } from "./generated/prisma/client.ts";
 
@@ -64,18 +65,6 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
   } catch {
     return false;
   }
-}
-
-/** ISO 7064 MOD 11,10 check of a Croatian OIB (11 digits, the last one a check digit). */
-export function isValidOib(oib: string): boolean {
-  if (!/^\d{11}$/.test(oib)) return false;
-  let a = 10;
-  for (let i = 0; i < 10; i++) {
-    a = (a + Number(oib[i])) % 10;
-    if (a === 0) a = 10;
-    a = (a * 2) % 11;
-  }
-  return (11 - a) % 10 === Number(oib[10]);
 }
 
 function checkPlan(plan: Plan): void {

@@ -14,7 +14,6 @@ export {
   ensureDemo,
   hashPassword,
   verifyPassword,
-  isValidOib,
   DbInputError,
   DEMO_ACCOUNT_NAME,
   DEMO_EMAIL,
