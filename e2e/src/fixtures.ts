@@ -31,9 +31,9 @@ export const stack = {
 export const ARTIFACTS_DIR = path.join(E2E_DIR, "artifacts");
 
 /**
- * The portal limits sign-ups and sign-ins per client IP, read from the first X-Forwarded-For hop
- * (it runs behind a proxy). Each browser context plays a different client, as real users are, so
- * repeated runs within a minute do not share one address's sign-up quota.
+ * The portal limits sign-ups and sign-ins per client IP, taken from the X-Forwarded-For entry its
+ * trusted proxy writes (TRUST_PROXY_HOPS=1). Each browser context plays a different client behind
+ * that proxy, as real users are, so the journeys do not share one address's sign-up quota.
  */
 export function clientHeaders(): Record<string, string> {
   return { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` };

@@ -110,7 +110,15 @@ export async function startStack(): Promise<Stack> {
     const [apiPort, portalPort] = [await freePort(), await freePort()];
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const portalUrl = `http://127.0.0.1:${portalPort}`;
-    const common = { ...process.env, DATABASE_URL: database.url, REDIS_URL: "redis://127.0.0.1:6379", PORTAL_URL: portalUrl, WEBHOOKS_ALLOW_PRIVATE: "1" };
+    const common = {
+      ...process.env,
+      DATABASE_URL: database.url,
+      REDIS_URL: "redis://127.0.0.1:6379",
+      // Our own limiter keys, so parallel suites on the shared Redis never count against each other.
+      RATE_LIMIT_PREFIX: `fiskal-e2e-${randomBytes(6).toString("hex")}`,
+      PORTAL_URL: portalUrl,
+      WEBHOOKS_ALLOW_PRIVATE: "1",
+    };
 
     const api = start("api", path.join(REPO_ROOT, "node_modules", ".bin", "tsx"), ["apps/api/src/main.ts"], REPO_ROOT, {
       ...common,

@@ -18,6 +18,8 @@ const Env = z.object({
   TRUST_PROXY: z.enum(["0", "1", "true", "false"]).default("0").transform((v) => v === "1" || v === "true"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(5000),
+  /** Key prefix in the shared limiter store (separate deployments or test runs on one Redis). */
+  RATE_LIMIT_PREFIX: z.string().min(1).default("fiskal"),
   RATE_LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(1_000),
   /** Set by the launcher when DATABASE_URL points at the embedded database it serves. */
   FISKAL_EMBEDDED: z.enum(["0", "1"]).default("0").transform((v) => v === "1"),

@@ -37,6 +37,7 @@ const api = await startApi({
   trustProxy: env.TRUST_PROXY,
   authCacheTtlMs: embeddedDatabase ? 0 : env.AUTH_CACHE_TTL_MS,
   storeTimeoutMs: env.RATE_LIMIT_STORE_TIMEOUT_MS,
+  limiterPrefix: env.RATE_LIMIT_PREFIX,
   webhooks: { allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE, worker: env.WEBHOOK_WORKER },
   logger: log,
 });

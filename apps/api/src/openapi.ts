@@ -19,18 +19,18 @@ const RATE_LIMIT_HEADERS: Json = {
 };
 
 const ERROR_WHEN: Record<ErrorCode, string> = {
-  validation_error: "Malformed JSON or a value that breaks the rules; details list {path, message}.",
-  unauthorized: "Missing, malformed, unknown or revoked API key (limited per client IP).",
-  forbidden: "The key may not do this.",
-  not_found: "No such route, or no such object in your account.",
-  method_not_allowed: "The path exists under another method (see Allow).",
-  idempotency_conflict: "Idempotency-Key reused with another body (details.reason \"mismatch\"), or the first request with it is still running (\"in_progress\", with Retry-After).",
-  conflict: "The receipt or e-invoice number was already used.",
-  payload_too_large: "Body over 1 MB.",
-  unsupported_media_type: "The body must be application/json.",
-  rate_limit_exceeded: "A rate-limit window refused the request; wait Retry-After seconds.",
-  internal_error: "Our fault; quote X-Request-Id.",
-  upstream_unavailable: "The tax authority or the e-invoice intermediary is unavailable; retry with the same Idempotency-Key after Retry-After.",
+  validation_error: "Neispravan JSON ili vrijednost koja krši pravila; details navodi {path, message}.",
+  unauthorized: "Nedostaje, neispravan, nepoznat ili opozvan API ključ (broji se po IP adresi).",
+  forbidden: "Ključ nema pravo na ovu radnju.",
+  not_found: "Ruta ili objekt ne postoji u vašem računu.",
+  method_not_allowed: "Putanja postoji s drugom metodom (vidi Allow).",
+  idempotency_conflict: "Idempotency-Key je upotrijebljen za drugo tijelo (details.reason \"mismatch\") ili se prvi zahtjev još obrađuje (\"in_progress\", uz Retry-After).",
+  conflict: "Broj računa ili e-računa već je iskorišten.",
+  payload_too_large: "Tijelo zahtjeva veće je od 1 MB.",
+  unsupported_media_type: "Tijelo mora biti application/json.",
+  rate_limit_exceeded: "Prozor ograničenja odbio je zahtjev; pričekajte Retry-After sekundi.",
+  internal_error: "Pogreška na našoj strani; javite nam X-Request-Id.",
+  upstream_unavailable: "Porezna uprava ili posrednik za e-račune nije dostupan; ponovite s istim Idempotency-Key nakon Retry-After.",
 };
 
 export function buildOpenApiDocument(apiUrl: string) {
@@ -38,9 +38,9 @@ export function buildOpenApiDocument(apiUrl: string) {
     title: "Fiskal API",
     version: "1.0.0",
     description:
-      "Fiscalization (CIS), e-invoices, KPD 2025 lookups and OIB validation for Croatia. Every response carries " +
-      "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (Unix seconds), X-Request-Id and the IETF RateLimit-Policy " +
-      "and RateLimit fields; a 429 also carries Retry-After. Errors share the envelope {\"error\":{\"code\",\"message\",\"doc_url\"}}.",
+      "Fiskalizacija (CIS), e-računi, KPD 2025 i provjera OIB-a. Svaki odgovor nosi X-RateLimit-Limit, X-RateLimit-Remaining, " +
+      "X-RateLimit-Reset (Unix sekunde), X-Request-Id te IETF polja RateLimit-Policy i RateLimit; odgovor 429 i Retry-After. " +
+      "Pogreške imaju oblik {\"error\":{\"code\",\"message\",\"doc_url\"}}.",
     baseUrl: apiUrl,
     securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "API key: fsk_test_… or fsk_live_…" } },
   }) as Json;
@@ -116,5 +116,17 @@ export function buildOpenApiDocument(apiUrl: string) {
     }
     if (route.free) op["x-rate-limit-free"] = true;
   }
+  tidySchemas(doc);
   return doc;
+}
+
+/** zod 4 writes its safe-integer bounds on every .int() and the ISO regex beside format: date; both are noise to a reader. */
+function tidySchemas(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(tidySchemas);
+  if (!node || typeof node !== "object") return;
+  const o = node as Json;
+  if (o.minimum === Number.MIN_SAFE_INTEGER) delete o.minimum;
+  if (o.maximum === Number.MAX_SAFE_INTEGER) delete o.maximum;
+  if (o.type === "string" && typeof o.format === "string" && ["date", "date-time"].includes(o.format)) delete o.pattern;
+  for (const v of Object.values(o)) tidySchemas(v);
 }

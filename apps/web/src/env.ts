@@ -15,6 +15,10 @@ const schema = z
     UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
     // Development and tests only: lets webhook endpoints point at loopback or private addresses.
     WEBHOOKS_ALLOW_PRIVATE: z.enum(["0", "1", "true", "false"]).default("0"),
+    // How many proxies in front of the portal append to X-Forwarded-For (next start itself counts as one).
+    TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
+    // Key prefix in the shared limiter store.
+    RATE_LIMIT_PREFIX: z.string().min(1).default("fiskal"),
   })
   .transform((e) => {
     const portalUrl = (e.PORTAL_URL ?? e.NEXTAUTH_URL ?? DEFAULT_PORTAL_URL).replace(/\/+$/, "");
@@ -30,6 +34,8 @@ const schema = z
           ? { url: e.UPSTASH_REDIS_REST_URL, token: e.UPSTASH_REDIS_REST_TOKEN }
           : undefined,
       webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === "1" || e.WEBHOOKS_ALLOW_PRIVATE === "true",
+      trustProxyHops: e.TRUST_PROXY_HOPS,
+      rateLimitPrefix: e.RATE_LIMIT_PREFIX,
     };
   });
 

@@ -1,4 +1,7 @@
-// Client IP for login limits: the first X-Forwarded-For hop set by the proxy in front of the portal.
+// Client IP for sign-in and sign-up limits. The app router exposes no socket address, so the IP is
+// read from X-Forwarded-For, counting `trustedHops` entries from the right: each trusted proxy
+// appends the address it saw, and `next start` itself fills the header with the socket address
+// when it is absent. Entries further left were written by the client and prove nothing.
 type HeaderSource = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
 
 function read(headers: HeaderSource, name: string): string | undefined {
@@ -6,13 +9,15 @@ function read(headers: HeaderSource, name: string): string | undefined {
     return (headers as { get(name: string): string | null }).get(name) ?? undefined;
   }
   const v = (headers as Record<string, string | string[] | undefined>)[name];
-  return Array.isArray(v) ? v[0] : v;
+  return Array.isArray(v) ? v.join(",") : v;
 }
 
-export function clientIp(headers: HeaderSource | undefined): string {
+export function clientIp(headers: HeaderSource | undefined, trustedHops = 1): string {
   if (!headers) return "unknown";
-  const forwarded = read(headers, "x-forwarded-for");
-  const first = forwarded?.split(",")[0]?.trim();
-  if (first) return first;
-  return read(headers, "x-real-ip")?.trim() || "unknown";
+  const hops = (read(headers, "x-forwarded-for") ?? "")
+    .split(",")
+    .map((h) => h.trim())
+    .filter(Boolean);
+  if (hops.length === 0) return "unknown";
+  return hops[Math.max(0, hops.length - Math.max(1, trustedHops))]!;
 }

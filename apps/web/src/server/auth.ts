@@ -36,7 +36,7 @@ export function authOptions(): NextAuthOptions {
           if (!parsed.success) throw new Error(INVALID_CREDENTIALS);
           const { email, password } = parsed.data;
 
-          const verdict = await checkLoginAttempt({ email, ip: clientIp(req?.headers) });
+          const verdict = await checkLoginAttempt({ email, ip: clientIp(req?.headers, env().trustProxyHops) });
           if (!verdict.allowed) throw new Error(loginRefusedMessage(verdict.retryAfterSeconds));
 
           const user = await db().user.findUnique({ where: { email } });

@@ -22,7 +22,7 @@ function storeConfig(): StoreConfig {
 }
 
 function limiter(): RateLimiter {
-  holder.__fiskalLoginLimiter ??= createRateLimiter({ store: storeConfig(), prefix: "fiskal:portal" });
+  holder.__fiskalLoginLimiter ??= createRateLimiter({ store: storeConfig(), prefix: `${env().rateLimitPrefix}:portal` });
   return holder.__fiskalLoginLimiter;
 }
 

@@ -11,7 +11,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Validate an OIB */
+        /** Provjera OIB-a */
         post: operations["oib-validate"];
         delete?: never;
         options?: never;
@@ -28,7 +28,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Validate up to 100 OIBs (counts as one request) */
+        /** Provjera do 100 OIB-a (broji se kao jedan zahtjev) */
         post: operations["oib-validateBatch"];
         delete?: never;
         options?: never;
@@ -43,7 +43,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search KPD 2025 codes */
+        /** Pretraživanje KPD 2025 šifri */
         get: operations["kpd-search"];
         put?: never;
         post?: never;
@@ -60,7 +60,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Look up up to 100 KPD codes (counts as one request) */
+        /** Dohvat do 100 KPD šifri (broji se kao jedan zahtjev) */
         get: operations["kpd-batch"];
         put?: never;
         post?: never;
@@ -77,7 +77,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Look up a KPD 2025 code */
+        /** Dohvat KPD 2025 šifre */
         get: operations["kpd-get"];
         put?: never;
         post?: never;
@@ -97,8 +97,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Fiscalize a receipt (ZKI + JIR)
-         * @description Send an Idempotency-Key header so a retried request never fiscalizes twice.
+         * Fiskalizacija računa (ZKI + JIR)
+         * @description Pošaljite zaglavlje Idempotency-Key: ponovljeni zahtjev tada nikad ne fiskalizira dvaput.
          */
         post: operations["invoices-fiscalize"];
         delete?: never;
@@ -114,7 +114,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a fiscalized receipt */
+        /** Dohvat fiskaliziranog računa */
         get: operations["invoices-get"];
         put?: never;
         post?: never;
@@ -134,8 +134,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a B2B e-invoice (UBL 2.1, HR CIUS) through the intermediary
-         * @description Every line needs a level-5 KPD code, OIBs must be valid and totals must add up. Send an Idempotency-Key header.
+         * Slanje B2B e-računa (UBL 2.1, HR CIUS) putem posrednika
+         * @description Svaka stavka treba KPD šifru razine 5, OIB-ovi moraju biti ispravni, a zbrojevi se moraju slagati. Pošaljite zaglavlje Idempotency-Key.
          */
         post: operations["einvoices-send"];
         delete?: never;
@@ -151,7 +151,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an e-invoice with its UBL XML */
+        /** Dohvat e-računa s UBL XML dokumentom */
         get: operations["einvoices-get"];
         put?: never;
         post?: never;
@@ -168,7 +168,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Current rate-limit standing (free: does not count against any limit) */
+        /** Trenutno stanje ograničenja (besplatno: ne troši kvotu) */
         get: operations["limits-get"];
         put?: never;
         post?: never;
@@ -232,7 +232,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The OIB to check, e.g. 69435151530. */
+                    /** @description OIB za provjeru, npr. 69435151530. */
                     oib: string;
                 };
             };
@@ -254,14 +254,14 @@ export interface operations {
                         oib: string;
                         valid: boolean;
                         /**
-                         * @description Why it is invalid: wrong shape, or a wrong check digit.
+                         * @description Zašto nije ispravan: pogrešan oblik ili pogrešna kontrolna znamenka.
                          * @enum {string}
                          */
                         reason?: "format" | "checksum";
                     };
                 };
             };
-            /** @description validation_error: Malformed JSON or a value that breaks the rules; details list {path, message}. */
+            /** @description validation_error: Neispravan JSON ili vrijednost koja krši pravila; details navodi {path, message}. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -276,7 +276,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: Missing, malformed, unknown or revoked API key (limited per client IP). */
+            /** @description unauthorized: Nedostaje, neispravan, nepoznat ili opozvan API ključ (broji se po IP adresi). */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -291,7 +291,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found: No such route, or no such object in your account. */
+            /** @description not_found: Ruta ili objekt ne postoji u vašem računu. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -306,7 +306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description payload_too_large: Body over 1 MB. */
+            /** @description payload_too_large: Tijelo zahtjeva veće je od 1 MB. */
             413: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -321,7 +321,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unsupported_media_type: The body must be application/json. */
+            /** @description unsupported_media_type: Tijelo mora biti application/json. */
             415: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -336,7 +336,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: A rate-limit window refused the request; wait Retry-After seconds. */
+            /** @description rate_limit_exceeded: Prozor ograničenja odbio je zahtjev; pričekajte Retry-After sekundi. */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -352,7 +352,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description internal_error: Our fault; quote X-Request-Id. */
+            /** @description internal_error: Pogreška na našoj strani; javite nam X-Request-Id. */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -401,7 +401,7 @@ export interface operations {
                             oib: string;
                             valid: boolean;
                             /**
-                             * @description Why it is invalid: wrong shape, or a wrong check digit.
+                             * @description Zašto nije ispravan: pogrešan oblik ili pogrešna kontrolna znamenka.
                              * @enum {string}
                              */
                             reason?: "format" | "checksum";
@@ -411,7 +411,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_error: Malformed JSON or a value that breaks the rules; details list {path, message}. */
+            /** @description validation_error: Neispravan JSON ili vrijednost koja krši pravila; details navodi {path, message}. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -426,7 +426,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: Missing, malformed, unknown or revoked API key (limited per client IP). */
+            /** @description unauthorized: Nedostaje, neispravan, nepoznat ili opozvan API ključ (broji se po IP adresi). */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -441,7 +441,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found: No such route, or no such object in your account. */
+            /** @description not_found: Ruta ili objekt ne postoji u vašem računu. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -456,7 +456,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description payload_too_large: Body over 1 MB. */
+            /** @description payload_too_large: Tijelo zahtjeva veće je od 1 MB. */
             413: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -471,7 +471,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unsupported_media_type: The body must be application/json. */
+            /** @description unsupported_media_type: Tijelo mora biti application/json. */
             415: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -486,7 +486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: A rate-limit window refused the request; wait Retry-After seconds. */
+            /** @description rate_limit_exceeded: Prozor ograničenja odbio je zahtjev; pričekajte Retry-After sekundi. */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -502,7 +502,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description internal_error: Our fault; quote X-Request-Id. */
+            /** @description internal_error: Pogreška na našoj strani; javite nam X-Request-Id. */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -522,7 +522,7 @@ export interface operations {
     "kpd-search": {
         parameters: {
             query: {
-                /** @description Words or a code prefix; diacritics optional (psenica finds Pšenica). */
+                /** @description Riječi ili početak šifre; dijakritici nisu obavezni (psenica pronalazi Pšenica). */
                 q: string;
                 limit?: number;
                 level?: number;
@@ -584,7 +584,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_error: Malformed JSON or a value that breaks the rules; details list {path, message}. */
+            /** @description validation_error: Neispravan JSON ili vrijednost koja krši pravila; details navodi {path, message}. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -599,7 +599,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: Missing, malformed, unknown or revoked API key (limited per client IP). */
+            /** @description unauthorized: Nedostaje, neispravan, nepoznat ili opozvan API ključ (broji se po IP adresi). */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -614,7 +614,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found: No such route, or no such object in your account. */
+            /** @description not_found: Ruta ili objekt ne postoji u vašem računu. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -629,7 +629,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: A rate-limit window refused the request; wait Retry-After seconds. */
+            /** @description rate_limit_exceeded: Prozor ograničenja odbio je zahtjev; pričekajte Retry-After sekundi. */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -645,7 +645,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description internal_error: Our fault; quote X-Request-Id. */
+            /** @description internal_error: Pogreška na našoj strani; javite nam X-Request-Id. */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -726,7 +726,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_error: Malformed JSON or a value that breaks the rules; details list {path, message}. */
+            /** @description validation_error: Neispravan JSON ili vrijednost koja krši pravila; details navodi {path, message}. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -741,7 +741,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: Missing, malformed, unknown or revoked API key (limited per client IP). */
+            /** @description unauthorized: Nedostaje, neispravan, nepoznat ili opozvan API ključ (broji se po IP adresi). */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -756,7 +756,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found: No such route, or no such object in your account. */
+            /** @description not_found: Ruta ili objekt ne postoji u vašem računu. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -771,7 +771,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: A rate-limit window refused the request; wait Retry-After seconds. */
+            /** @description rate_limit_exceeded: Prozor ograničenja odbio je zahtjev; pričekajte Retry-After sekundi. */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -787,7 +787,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description internal_error: Our fault; quote X-Request-Id. */
+            /** @description internal_error: Pogreška na našoj strani; javite nam X-Request-Id. */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -811,7 +811,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description e.g. 62.10.11, 62.10, 62 or J */
+                /** @description npr. 62.10.11, 62.10, 62 ili J */
                 code: string;
             };
             cookie?: never;
@@ -861,7 +861,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_error: Malformed JSON or a value that breaks the rules; details list {path, message}. */
+            /** @description validation_error: Neispravan JSON ili vrijednost koja krši pravila; details navodi {path, message}. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -876,7 +876,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: Missing, malformed, unknown or revoked API key (limited per client IP). */
+            /** @description unauthorized: Nedostaje, neispravan, nepoznat ili opozvan API ključ (broji se po IP adresi). */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -891,7 +891,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found: No such route, or no such object in your account. */
+            /** @description not_found: Ruta ili objekt ne postoji u vašem računu. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -906,7 +906,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: A rate-limit window refused the request; wait Retry-After seconds. */
+            /** @description rate_limit_exceeded: Prozor ograničenja odbio je zahtjev; pričekajte Retry-After sekundi. */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -922,7 +922,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description internal_error: Our fault; quote X-Request-Id. */
+            /** @description internal_error: Pogreška na našoj strani; javite nam X-Request-Id. */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -952,20 +952,20 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description OIB of the issuer. */
+                    /** @description OIB izdavatelja. */
                     oib: string;
                     /**
                      * Format: date-time
-                     * @description When the receipt was issued (ISO 8601).
+                     * @description Vrijeme izdavanja računa (ISO 8601).
                      */
                     issued_at: string;
-                    /** @description Sequential receipt number. */
+                    /** @description Redni broj računa. */
                     number: string;
                     premises: string;
                     device: string;
                     total: string;
                     /**
-                     * @description G cash, K card, C cheque, T transfer, O other.
+                     * @description G gotovina, K kartica, C ček, T transakcijski račun, O ostalo.
                      * @enum {string}
                      */
                     payment_method: "G" | "K" | "C" | "T" | "O";
@@ -994,9 +994,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
-                        /** @description Jedinstveni identifikator računa, returned by the tax authority. */
+                        /** @description Jedinstveni identifikator računa koji vraća Porezna uprava. */
                         jir: string;
-                        /** @description Zaštitni kod izdavatelja: MD5 of the RSA-SHA1 signature. */
+                        /** @description Zaštitni kod izdavatelja: MD5 RSA-SHA1 potpisa. */
                         zki: string;
                         oib: string;
                         number: string;
@@ -1009,7 +1009,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_error: Malformed JSON or a value that breaks the rules; details list {path, message}. */
+            /** @description validation_error: Neispravan JSON ili vrijednost koja krši pravila; details navodi {path, message}. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1024,7 +1024,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: Missing, malformed, unknown or revoked API key (limited per client IP). */
+            /** @description unauthorized: Nedostaje, neispravan, nepoznat ili opozvan API ključ (broji se po IP adresi). */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1039,7 +1039,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found: No such route, or no such object in your account. */
+            /** @description not_found: Ruta ili objekt ne postoji u vašem računu. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1054,7 +1054,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description idempotency_conflict: Idempotency-Key reused with another body (details.reason "mismatch"), or the first request with it is still running ("in_progress", with Retry-After). conflict: The receipt or e-invoice number was already used. */
+            /** @description idempotency_conflict: Idempotency-Key je upotrijebljen za drugo tijelo (details.reason "mismatch") ili se prvi zahtjev još obrađuje ("in_progress", uz Retry-After). conflict: Broj računa ili e-računa već je iskorišten. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1070,7 +1070,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description payload_too_large: Body over 1 MB. */
+            /** @description payload_too_large: Tijelo zahtjeva veće je od 1 MB. */
             413: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1085,7 +1085,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unsupported_media_type: The body must be application/json. */
+            /** @description unsupported_media_type: Tijelo mora biti application/json. */
             415: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1100,7 +1100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: A rate-limit window refused the request; wait Retry-After seconds. */
+            /** @description rate_limit_exceeded: Prozor ograničenja odbio je zahtjev; pričekajte Retry-After sekundi. */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1116,7 +1116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description internal_error: Our fault; quote X-Request-Id. */
+            /** @description internal_error: Pogreška na našoj strani; javite nam X-Request-Id. */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1131,7 +1131,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description upstream_unavailable: The tax authority or the e-invoice intermediary is unavailable; retry with the same Idempotency-Key after Retry-After. */
+            /** @description upstream_unavailable: Porezna uprava ili posrednik za e-račune nije dostupan; ponovite s istim Idempotency-Key nakon Retry-After. */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1174,9 +1174,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
-                        /** @description Jedinstveni identifikator računa, returned by the tax authority. */
+                        /** @description Jedinstveni identifikator računa koji vraća Porezna uprava. */
                         jir: string;
-                        /** @description Zaštitni kod izdavatelja: MD5 of the RSA-SHA1 signature. */
+                        /** @description Zaštitni kod izdavatelja: MD5 RSA-SHA1 potpisa. */
                         zki: string;
                         oib: string;
                         number: string;
@@ -1189,7 +1189,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_error: Malformed JSON or a value that breaks the rules; details list {path, message}. */
+            /** @description validation_error: Neispravan JSON ili vrijednost koja krši pravila; details navodi {path, message}. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1204,7 +1204,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: Missing, malformed, unknown or revoked API key (limited per client IP). */
+            /** @description unauthorized: Nedostaje, neispravan, nepoznat ili opozvan API ključ (broji se po IP adresi). */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1219,7 +1219,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found: No such route, or no such object in your account. */
+            /** @description not_found: Ruta ili objekt ne postoji u vašem računu. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1234,7 +1234,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: A rate-limit window refused the request; wait Retry-After seconds. */
+            /** @description rate_limit_exceeded: Prozor ograničenja odbio je zahtjev; pričekajte Retry-After sekundi. */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1250,7 +1250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description internal_error: Our fault; quote X-Request-Id. */
+            /** @description internal_error: Pogreška na našoj strani; javite nam X-Request-Id. */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1317,14 +1317,14 @@ export interface operations {
                         description: string;
                         quantity: string;
                         /**
-                         * @description UN/ECE Recommendation 20 unit code, e.g. H87 (piece).
+                         * @description Oznaka jedinice mjere po UN/ECE preporuci 20, npr. H87 (komad).
                          * @default H87
                          */
                         unit?: string;
                         unit_price: string;
                         /** @enum {string} */
                         vat_rate: "0" | "5" | "13" | "25";
-                        /** @description Level-5 KPD 2025 code, e.g. 62.01.11. */
+                        /** @description KPD 2025 šifra razine 5, npr. 62.01.11. */
                         kpd: string;
                         line_total: string;
                     }[];
@@ -1369,7 +1369,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_error: Malformed JSON or a value that breaks the rules; details list {path, message}. */
+            /** @description validation_error: Neispravan JSON ili vrijednost koja krši pravila; details navodi {path, message}. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1384,7 +1384,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: Missing, malformed, unknown or revoked API key (limited per client IP). */
+            /** @description unauthorized: Nedostaje, neispravan, nepoznat ili opozvan API ključ (broji se po IP adresi). */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1399,7 +1399,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found: No such route, or no such object in your account. */
+            /** @description not_found: Ruta ili objekt ne postoji u vašem računu. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1414,7 +1414,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description idempotency_conflict: Idempotency-Key reused with another body (details.reason "mismatch"), or the first request with it is still running ("in_progress", with Retry-After). conflict: The receipt or e-invoice number was already used. */
+            /** @description idempotency_conflict: Idempotency-Key je upotrijebljen za drugo tijelo (details.reason "mismatch") ili se prvi zahtjev još obrađuje ("in_progress", uz Retry-After). conflict: Broj računa ili e-računa već je iskorišten. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1430,7 +1430,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description payload_too_large: Body over 1 MB. */
+            /** @description payload_too_large: Tijelo zahtjeva veće je od 1 MB. */
             413: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1445,7 +1445,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unsupported_media_type: The body must be application/json. */
+            /** @description unsupported_media_type: Tijelo mora biti application/json. */
             415: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1460,7 +1460,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: A rate-limit window refused the request; wait Retry-After seconds. */
+            /** @description rate_limit_exceeded: Prozor ograničenja odbio je zahtjev; pričekajte Retry-After sekundi. */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1476,7 +1476,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description internal_error: Our fault; quote X-Request-Id. */
+            /** @description internal_error: Pogreška na našoj strani; javite nam X-Request-Id. */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1491,7 +1491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description upstream_unavailable: The tax authority or the e-invoice intermediary is unavailable; retry with the same Idempotency-Key after Retry-After. */
+            /** @description upstream_unavailable: Porezna uprava ili posrednik za e-račune nije dostupan; ponovite s istim Idempotency-Key nakon Retry-After. */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1551,7 +1551,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_error: Malformed JSON or a value that breaks the rules; details list {path, message}. */
+            /** @description validation_error: Neispravan JSON ili vrijednost koja krši pravila; details navodi {path, message}. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1566,7 +1566,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: Missing, malformed, unknown or revoked API key (limited per client IP). */
+            /** @description unauthorized: Nedostaje, neispravan, nepoznat ili opozvan API ključ (broji se po IP adresi). */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1581,7 +1581,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found: No such route, or no such object in your account. */
+            /** @description not_found: Ruta ili objekt ne postoji u vašem računu. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1596,7 +1596,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: A rate-limit window refused the request; wait Retry-After seconds. */
+            /** @description rate_limit_exceeded: Prozor ograničenja odbio je zahtjev; pričekajte Retry-After sekundi. */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1612,7 +1612,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description internal_error: Our fault; quote X-Request-Id. */
+            /** @description internal_error: Pogreška na našoj strani; javite nam X-Request-Id. */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1662,7 +1662,7 @@ export interface operations {
                             policy: string;
                             limit: number;
                             remaining: number;
-                            /** @description Unix seconds when the window next admits or resets. */
+                            /** @description Unix sekunde kada prozor ponovno propušta zahtjeve ili se obnavlja. */
                             reset: number;
                             window_seconds: number;
                         }[];
@@ -1675,7 +1675,7 @@ export interface operations {
                                 policy: string;
                                 limit: number;
                                 remaining: number;
-                                /** @description Unix seconds when the window next admits or resets. */
+                                /** @description Unix sekunde kada prozor ponovno propušta zahtjeve ili se obnavlja. */
                                 reset: number;
                                 window_seconds: number;
                             };
@@ -1683,7 +1683,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_error: Malformed JSON or a value that breaks the rules; details list {path, message}. */
+            /** @description validation_error: Neispravan JSON ili vrijednost koja krši pravila; details navodi {path, message}. */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1698,7 +1698,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unauthorized: Missing, malformed, unknown or revoked API key (limited per client IP). */
+            /** @description unauthorized: Nedostaje, neispravan, nepoznat ili opozvan API ključ (broji se po IP adresi). */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1713,7 +1713,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description not_found: No such route, or no such object in your account. */
+            /** @description not_found: Ruta ili objekt ne postoji u vašem računu. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1728,7 +1728,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description rate_limit_exceeded: A rate-limit window refused the request; wait Retry-After seconds. */
+            /** @description rate_limit_exceeded: Prozor ograničenja odbio je zahtjev; pričekajte Retry-After sekundi. */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1744,7 +1744,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description internal_error: Our fault; quote X-Request-Id. */
+            /** @description internal_error: Pogreška na našoj strani; javite nam X-Request-Id. */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -5,7 +5,7 @@ import { apiKeyProcedure } from "../../trpc.ts";
 import { EInvoiceSchema, toEInvoice } from "./schemas.ts";
 
 export const getEInvoice = apiKeyProcedure
-  .meta({ openapi: { method: "GET", path: "/v1/einvoices/{id}", tags: ["einvoices"], summary: "Get an e-invoice with its UBL XML", protect: true } })
+  .meta({ openapi: { method: "GET", path: "/v1/einvoices/{id}", tags: ["einvoices"], summary: "Dohvat e-računa s UBL XML dokumentom", protect: true } })
   .input(z.object({ id: z.string().max(64) }))
   .output(EInvoiceSchema.extend({ ubl: z.string() }))
   .query(async ({ input, ctx }) => {

@@ -23,10 +23,10 @@ export const SendEInvoiceInput = z.object({
       z.object({
         description: z.string().min(1).max(500),
         quantity: Decimal,
-        unit: z.string().min(1).max(3).default("H87").describe("UN/ECE Recommendation 20 unit code, e.g. H87 (piece)."),
+        unit: z.string().min(1).max(3).default("H87").describe("Oznaka jedinice mjere po UN/ECE preporuci 20, npr. H87 (komad)."),
         unit_price: Money,
         vat_rate: z.enum(["25", "13", "5", "0"]),
-        kpd: z.string().describe("Level-5 KPD 2025 code, e.g. 62.01.11."),
+        kpd: z.string().describe("KPD 2025 šifra razine 5, npr. 62.01.11."),
         line_total: Money,
       }),
     )

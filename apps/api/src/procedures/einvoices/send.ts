@@ -46,8 +46,8 @@ export const sendEInvoice = apiKeyProcedure
       method: "POST",
       path: "/v1/einvoices/send",
       tags: ["einvoices"],
-      summary: "Send a B2B e-invoice (UBL 2.1, HR CIUS) through the intermediary",
-      description: "Every line needs a level-5 KPD code, OIBs must be valid and totals must add up. Send an Idempotency-Key header.",
+      summary: "Slanje B2B e-računa (UBL 2.1, HR CIUS) putem posrednika",
+      description: "Svaka stavka treba KPD šifru razine 5, OIB-ovi moraju biti ispravni, a zbrojevi se moraju slagati. Pošaljite zaglavlje Idempotency-Key.",
       protect: true,
     },
   })

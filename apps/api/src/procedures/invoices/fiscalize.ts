@@ -9,13 +9,13 @@ import { apiKeyProcedure, type Context } from "../../trpc.ts";
 import { InvoiceSchema, Money, Oib, toInvoice } from "./schemas.ts";
 
 const FiscalizeInput = z.object({
-  oib: Oib.describe("OIB of the issuer."),
-  issued_at: z.iso.datetime({ offset: true }).describe("When the receipt was issued (ISO 8601)."),
-  number: z.string().regex(/^\d{1,20}$/, "Broj računa su znamenke.").describe("Sequential receipt number."),
+  oib: Oib.describe("OIB izdavatelja."),
+  issued_at: z.iso.datetime({ offset: true }).describe("Vrijeme izdavanja računa (ISO 8601)."),
+  number: z.string().regex(/^\d{1,20}$/, "Broj računa su znamenke.").describe("Redni broj računa."),
   premises: z.string().regex(/^[0-9A-Za-z]{1,20}$/, "Oznaka poslovnog prostora: do 20 slova i znamenki."),
   device: z.string().regex(/^\d{1,20}$/, "Oznaka naplatnog uređaja su znamenke."),
   total: Money,
-  payment_method: z.enum(["G", "K", "C", "T", "O"]).describe("G cash, K card, C cheque, T transfer, O other."),
+  payment_method: z.enum(["G", "K", "C", "T", "O"]).describe("G gotovina, K kartica, C ček, T transakcijski račun, O ostalo."),
   vat: z.array(z.object({ rate: z.string().regex(/^\d{1,2}(\.\d{1,2})?$/), base: Money, amount: Money })).max(20).optional(),
   operator_oib: Oib.optional(),
 });
@@ -44,8 +44,8 @@ export const fiscalize = apiKeyProcedure
       method: "POST",
       path: "/v1/invoices/fiscalize",
       tags: ["invoices"],
-      summary: "Fiscalize a receipt (ZKI + JIR)",
-      description: "Send an Idempotency-Key header so a retried request never fiscalizes twice.",
+      summary: "Fiskalizacija računa (ZKI + JIR)",
+      description: "Pošaljite zaglavlje Idempotency-Key: ponovljeni zahtjev tada nikad ne fiskalizira dvaput.",
       protect: true,
     },
   })

@@ -5,7 +5,7 @@ import { apiKeyProcedure } from "../../trpc.ts";
 import { InvoiceSchema, toInvoice } from "./schemas.ts";
 
 export const getInvoice = apiKeyProcedure
-  .meta({ openapi: { method: "GET", path: "/v1/invoices/{id}", tags: ["invoices"], summary: "Get a fiscalized receipt", protect: true } })
+  .meta({ openapi: { method: "GET", path: "/v1/invoices/{id}", tags: ["invoices"], summary: "Dohvat fiskaliziranog računa", protect: true } })
   .input(z.object({ id: z.string().max(64) }))
   .output(InvoiceSchema)
   .query(async ({ input, ctx }) => {

@@ -6,8 +6,8 @@ export const Oib = z.string().regex(/^\d{11}$/, "OIB ima točno 11 znamenki.");
 
 export const InvoiceSchema = z.object({
   id: z.string(),
-  jir: z.string().describe("Jedinstveni identifikator računa, returned by the tax authority."),
-  zki: z.string().describe("Zaštitni kod izdavatelja: MD5 of the RSA-SHA1 signature."),
+  jir: z.string().describe("Jedinstveni identifikator računa koji vraća Porezna uprava."),
+  zki: z.string().describe("Zaštitni kod izdavatelja: MD5 RSA-SHA1 potpisa."),
   oib: z.string(),
   number: z.string(),
   premises: z.string(),

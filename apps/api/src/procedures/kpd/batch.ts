@@ -6,7 +6,7 @@ import { KpdCodeSchema, toKpdCode } from "./schemas.ts";
 export const batchKpd = apiKeyProcedure
   .meta({
     group: "kpd",
-    openapi: { method: "GET", path: "/v1/kpd/batch", tags: ["kpd"], summary: "Look up up to 100 KPD codes (counts as one request)", protect: true },
+    openapi: { method: "GET", path: "/v1/kpd/batch", tags: ["kpd"], summary: "Dohvat do 100 KPD šifri (broji se kao jedan zahtjev)", protect: true },
   })
   .input(
     z.object({
@@ -14,7 +14,7 @@ export const batchKpd = apiKeyProcedure
         .string()
         .min(1)
         .max(2000)
-        .describe("Comma-separated codes, at most 100.")
+        .describe("Šifre odvojene zarezom, najviše 100.")
         .transform((s) => s.split(",").map((c) => c.trim()).filter(Boolean))
         .pipe(z.array(z.string().max(16)).min(1).max(100)),
     }),

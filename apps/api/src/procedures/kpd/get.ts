@@ -7,9 +7,9 @@ import { KpdCodeSchema, toKpdCode } from "./schemas.ts";
 export const getKpd = apiKeyProcedure
   .meta({
     group: "kpd",
-    openapi: { method: "GET", path: "/v1/kpd/{code}", tags: ["kpd"], summary: "Look up a KPD 2025 code", protect: true },
+    openapi: { method: "GET", path: "/v1/kpd/{code}", tags: ["kpd"], summary: "Dohvat KPD 2025 šifre", protect: true },
   })
-  .input(z.object({ code: z.string().min(1).max(16).describe("e.g. 62.10.11, 62.10, 62 or J") }))
+  .input(z.object({ code: z.string().min(1).max(16).describe("npr. 62.10.11, 62.10, 62 ili J") }))
   .output(KpdCodeSchema)
   .query(({ input, ctx }) => {
     const entry = ctx.services.kpd.get(decodeURIComponent(input.code));

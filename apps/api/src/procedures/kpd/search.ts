@@ -6,13 +6,13 @@ import { KpdCodeSchema, toKpdCode } from "./schemas.ts";
 export const searchKpd = apiKeyProcedure
   .meta({
     group: "kpd",
-    openapi: { method: "GET", path: "/v1/kpd/search", tags: ["kpd"], summary: "Search KPD 2025 codes", protect: true },
+    openapi: { method: "GET", path: "/v1/kpd/search", tags: ["kpd"], summary: "Pretraživanje KPD 2025 šifri", protect: true },
   })
   .input(
     z.object({
-      q: z.string().trim().min(1).max(200).describe("Words or a code prefix; diacritics optional (psenica finds Pšenica)."),
+      q: z.string().trim().min(1).max(200).describe("Riječi ili početak šifre; dijakritici nisu obavezni (psenica pronalazi Pšenica)."),
       limit: z.coerce.number().int().min(1).max(100).default(20),
-      level: z.coerce.number().int().min(0).max(5).optional().describe("Only codes of this level (5 = subcategory, used on invoice lines)."),
+      level: z.coerce.number().int().min(0).max(5).optional().describe("Samo šifre ove razine (5 = podkategorija, koristi se na stavkama računa)."),
       section: z.string().regex(/^[A-Va-v]$/).optional(),
     }),
   )

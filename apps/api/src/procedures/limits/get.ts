@@ -8,7 +8,7 @@ const Window = z.object({
   policy: z.string(),
   limit: z.number().int(),
   remaining: z.number().int(),
-  reset: z.number().int().describe("Unix seconds when the window next admits or resets."),
+  reset: z.number().int().describe("Unix sekunde kada prozor ponovno propušta zahtjeve ili se obnavlja."),
   window_seconds: z.number().int(),
 });
 
@@ -19,7 +19,7 @@ export const getLimits = apiKeyProcedure
       method: "GET",
       path: "/v1/limits",
       tags: ["limits"],
-      summary: "Current rate-limit standing (free: does not count against any limit)",
+      summary: "Trenutno stanje ograničenja (besplatno: ne troši kvotu)",
       protect: true,
     },
   })

@@ -6,14 +6,14 @@ import { apiKeyProcedure } from "../../trpc.ts";
 export const OibResult = z.object({
   oib: z.string(),
   valid: z.boolean(),
-  reason: z.enum(["format", "checksum"]).optional().describe("Why it is invalid: wrong shape, or a wrong check digit."),
+  reason: z.enum(["format", "checksum"]).optional().describe("Zašto nije ispravan: pogrešan oblik ili pogrešna kontrolna znamenka."),
 });
 
 export const validateOib = apiKeyProcedure
   .meta({
     group: "oib",
-    openapi: { method: "POST", path: "/v1/validate/oib", tags: ["oib"], summary: "Validate an OIB", protect: true },
+    openapi: { method: "POST", path: "/v1/validate/oib", tags: ["oib"], summary: "Provjera OIB-a", protect: true },
   })
-  .input(z.object({ oib: z.string().max(64).describe("The OIB to check, e.g. 69435151530.") }))
+  .input(z.object({ oib: z.string().max(64).describe("OIB za provjeru, npr. 69435151530.") }))
   .output(OibResult)
   .mutation(({ input }) => checkOib(input.oib));

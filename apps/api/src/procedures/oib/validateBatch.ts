@@ -13,7 +13,7 @@ export const validateOibBatch = apiKeyProcedure
       method: "POST",
       path: "/v1/validate/oib/batch",
       tags: ["oib"],
-      summary: "Validate up to 100 OIBs (counts as one request)",
+      summary: "Provjera do 100 OIB-a (broji se kao jedan zahtjev)",
       protect: true,
     },
   })

@@ -2,6 +2,7 @@
 import { createAccount, hashPassword } from "@fiskal/db";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { env } from "~/env";
 import { clientIp } from "~/lib/client-ip";
 import { checkSignUpAttempt, loginRefusedMessage } from "~/server/login-limits";
 import { publicProcedure } from "../trpc";
@@ -24,7 +25,7 @@ function isUniqueViolation(err: unknown): boolean {
 
 export const authRouter = {
   signUp: publicProcedure.input(signUpInput).mutation(async ({ ctx, input }): Promise<SignUpResult> => {
-    const verdict = await checkSignUpAttempt(clientIp(ctx.headers));
+    const verdict = await checkSignUpAttempt(clientIp(ctx.headers, env().trustProxyHops));
     if (!verdict.allowed) return { ok: false, reason: "rate_limited", message: loginRefusedMessage(verdict.retryAfterSeconds) };
 
     const taken = { ok: false, reason: "email_taken", message: "Račun s tom e-mail adresom već postoji. Prijavite se." } as const;
