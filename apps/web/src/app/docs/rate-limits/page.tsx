@@ -107,7 +107,7 @@ export default function RateLimitsDoc() {
             <td>kontinuirano</td>
           </tr>
           <tr>
-            <td className="mono">endpoint:…</td>
+            <td className="mono">endpoint:&lt;skupina&gt;</td>
             <td>klizni prozor od 60 sekundi, po skupini endpointa</td>
             <td>kontinuirano</td>
           </tr>
