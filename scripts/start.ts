@@ -66,13 +66,13 @@ const sharedEnv: NodeJS.ProcessEnv = {
 };
 
 if (!dev) {
-  const build = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@fiskal/web", "--output-logs=errors-only"], {
+  const build = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@fiskal/web", "--filter=@fiskal/api", "--output-logs=errors-only"], {
     cwd: root,
     stdio: "inherit",
     env: sharedEnv,
   });
   if (build.status !== 0) {
-    console.error("The portal build failed.");
+    console.error("The build failed.");
     await shutdown(1);
   }
 }

@@ -3,7 +3,7 @@
 // tests travels in process.env (Playwright hands the runner's environment to its workers).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, mkdirSync } from "node:fs";
+import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -80,14 +80,14 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** `turbo` makes an unchanged portal a cache hit, so this costs well under a second when nothing changed. */
+/** Builds what production runs (portal and API bundle); `turbo` makes an unchanged build a cache hit. */
 export function buildPortal(): void {
-  const r = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@fiskal/web", "--output-logs=errors-only"], {
+  const r = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@fiskal/web", "--filter=@fiskal/api", "--output-logs=errors-only"], {
     cwd: REPO_ROOT,
     stdio: "inherit",
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", NEXT_TELEMETRY_DISABLED: "1" },
   });
-  if (r.status !== 0) throw new Error(`portal build failed (exit ${r.status})`);
+  if (r.status !== 0) throw new Error(`build failed (exit ${r.status})`);
 }
 
 export async function startStack(): Promise<Stack> {
@@ -120,7 +120,10 @@ export async function startStack(): Promise<Stack> {
       WEBHOOKS_ALLOW_PRIVATE: "1",
     };
 
-    const api = start("api", path.join(REPO_ROOT, "node_modules", ".bin", "tsx"), ["apps/api/src/main.ts"], REPO_ROOT, {
+    // The API as production runs it: its start script (the bundle in dist/), without the pnpm wrapper.
+    const apiDir = path.join(REPO_ROOT, "apps", "api");
+    const apiStart = (JSON.parse(readFileSync(path.join(apiDir, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start.split(" ");
+    const api = start("api", process.execPath, apiStart.slice(1), apiDir, {
       ...common,
       PORT: String(apiPort),
       HOST: "127.0.0.1",
