@@ -1,5 +1,6 @@
 // next-auth: email + password (argon2id), JWT sessions, login attempts limited per email and per IP.
-import { verifyPassword } from "@fiskal/db";
+import { hashPassword, verifyPassword } from "@fiskal/db";
+import { randomBytes } from "node:crypto";
 import { getServerSession, type NextAuthOptions, type Session } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
@@ -7,13 +8,17 @@ import { env } from "~/env";
 import { clientIp } from "~/lib/client-ip";
 import { db } from "~/server/db";
 import { checkLoginAttempt, loginRefusedMessage } from "~/server/login-limits";
+import { INVALID_CREDENTIALS, SIGN_IN_UNAVAILABLE } from "~/lib/auth-messages";
 
 const credentialsSchema = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email()),
   password: z.string().min(1).max(200),
 });
 
-export const INVALID_CREDENTIALS = "Neispravan e-mail ili lozinka.";
+export { INVALID_CREDENTIALS };
+
+// Verifying against this when the email is unknown keeps both answers equally slow.
+let dummyHash: Promise<string> | undefined;
 
 let options: NextAuthOptions | undefined;
 
@@ -36,11 +41,25 @@ export function authOptions(): NextAuthOptions {
           if (!parsed.success) throw new Error(INVALID_CREDENTIALS);
           const { email, password } = parsed.data;
 
-          const verdict = await checkLoginAttempt({ email, ip: clientIp(req?.headers, env().trustProxyHops) });
-          if (!verdict.allowed) throw new Error(loginRefusedMessage(verdict.retryAfterSeconds));
-
-          const user = await db().user.findUnique({ where: { email } });
-          if (!user || !(await verifyPassword(user.passwordHash, password))) throw new Error(INVALID_CREDENTIALS);
+          // next-auth shows a thrown message to the user: only our own Croatian messages may get there.
+          let outcome: { ok: true; user: { id: string; email: string; name: string | null; role: "CUSTOMER" | "OPERATOR"; accountId: string } } | { ok: false; message: string };
+          try {
+            const verdict = await checkLoginAttempt({ email, ip: clientIp(req?.headers, env().trustProxyHops) });
+            if (!verdict.allowed) {
+              outcome = { ok: false, message: loginRefusedMessage(verdict.retryAfterSeconds) };
+            } else {
+              const user = await db().user.findUnique({ where: { email } });
+              const valid = user
+                ? await verifyPassword(user.passwordHash, password)
+                : await verifyPassword(await (dummyHash ??= hashPassword(randomBytes(16).toString("hex"))), password).then(() => false);
+              outcome = user && valid ? { ok: true, user } : { ok: false, message: INVALID_CREDENTIALS };
+            }
+          } catch (err) {
+            console.error("sign-in failed:", (err as Error).message);
+            outcome = { ok: false, message: SIGN_IN_UNAVAILABLE };
+          }
+          if (!outcome.ok) throw new Error(outcome.message);
+          const user = outcome.user;
           return { id: user.id, email: user.email, name: user.name, role: user.role, accountId: user.accountId };
         },
       }),
@@ -71,8 +90,13 @@ export function authOptions(): NextAuthOptions {
   return options;
 }
 
-/** The signed-in session, or null; only trusted for routing — procedures re-read the user. */
+/**
+ * The signed-in session, or null. The user must still exist: a session that outlived its user
+ * (deleted, database reset) counts as signed out, so /login shows the form instead of bouncing back.
+ */
 export async function currentSession(): Promise<Session | null> {
   const session = await getServerSession(authOptions());
-  return session?.user?.id ? session : null;
+  if (!session?.user?.id) return null;
+  const exists = await db().user.findUnique({ where: { id: session.user.id }, select: { id: true } });
+  return exists ? session : null;
 }

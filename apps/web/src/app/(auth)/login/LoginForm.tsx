@@ -3,6 +3,7 @@ import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Alert } from "~/components/Alert";
+import { displayableSignInError, safeCallbackPath } from "~/lib/auth-messages";
 
 export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
   const router = useRouter();
@@ -21,11 +22,11 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
         redirect: false,
       });
       if (!res || res.error) {
-        setError(res?.error && res.error !== "CredentialsSignin" ? res.error : "Neispravan e-mail ili lozinka.");
+        setError(displayableSignInError(res?.error));
         setPending(false);
         return;
       }
-      router.replace(callbackUrl);
+      router.replace(safeCallbackPath(callbackUrl));
       router.refresh();
     } catch {
       setError("Poslužitelj nije dostupan. Pokušajte ponovno.");

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { currentSessionOrNull } from "~/server/session";
+import { safeCallbackPath } from "~/lib/auth-messages";
 import { LoginForm } from "./LoginForm";
 
 export const dynamic = "force-dynamic";
@@ -11,8 +12,7 @@ export const metadata: Metadata = { title: "Prijava" };
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; registered?: string }> }) {
   if (await currentSessionOrNull()) redirect("/dashboard");
   const params = await searchParams;
-  // Only same-site paths are followed after sign-in.
-  const callbackUrl = params.callbackUrl?.startsWith("/") && !params.callbackUrl.startsWith("//") ? params.callbackUrl : "/dashboard";
+  const callbackUrl = safeCallbackPath(params.callbackUrl);
   return (
     <>
       <h1>Prijava</h1>
