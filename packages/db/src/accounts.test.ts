@@ -1,6 +1,8 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   DbInputError,
+  INVALIDATION_CHANNEL,
   createAccount,
   createApiKey,
   ensureDemo,
@@ -91,17 +93,68 @@ describe("accounts and plans", () => {
     expect(starter).toMatchObject({ plan: "STARTER", limitsVersion: 2, customPerMinute: null });
     const ent = await setPlan(db, account.id, "ENTERPRISE", { perMinute: 1000, perDay: 100_000, burst: 50 });
     expect(ent).toMatchObject({ plan: "ENTERPRISE", limitsVersion: 3, customPerMinute: 1000, customPerDay: 100_000, customBurst: 50 });
-    const again = await setPlan(db, account.id, "ENTERPRISE", { perMinute: 1000, perDay: 100_000, burst: 50 });
-    expect(again.limitsVersion).toBe(4);
+    const moreBurst = await setPlan(db, account.id, "ENTERPRISE", { perMinute: 1000, perDay: 100_000, burst: 60 });
+    expect(moreBurst).toMatchObject({ limitsVersion: 4, customBurst: 60 });
     await expect(setPlan(db, account.id, "ENTERPRISE")).rejects.toThrow(/needs custom/);
     await expect(setPlan(db, account.id, "ENTERPRISE", { perMinute: 0, perDay: 1, burst: 1 })).rejects.toThrow(/perMinute/);
     await expect(setPlan(db, account.id, "ENTERPRISE", { perMinute: 1.5, perDay: 1, burst: 1 })).rejects.toThrow(/perMinute/);
     await expect(setPlan(db, account.id, "BUSINESS", { perMinute: 1, perDay: 1, burst: 1 })).rejects.toThrow(/only for ENTERPRISE/);
     await expect(setPlan(db, account.id, "GOLD" as never)).rejects.toThrow(/unknown plan/);
-    expect(await db.account.findUniqueOrThrow({ where: { id: account.id } })).toMatchObject({ plan: "ENTERPRISE", limitsVersion: 4 });
+    expect(await db.account.findUniqueOrThrow({ where: { id: account.id } })).toMatchObject({ plan: "ENTERPRISE", limitsVersion: 4, customBurst: 60 });
     const business = await setPlan(db, account.id, "BUSINESS");
     expect(business).toMatchObject({ plan: "BUSINESS", limitsVersion: 5, customPerMinute: null, customPerDay: null, customBurst: null });
     await expect(setPlan(db, "00000000-0000-7000-8000-000000000000", "STARTER")).rejects.toThrow(/no account/);
+  });
+
+  it("setPlan with the plan and limits the account already has neither bumps limitsVersion nor announces", async () => {
+    const listener = new pg.Client({ connectionString: database.url });
+    await listener.connect();
+    const notified: string[] = [];
+    listener.on("notification", (n) => notified.push(n.payload ?? ""));
+    await listener.query(`LISTEN ${INVALIDATION_CHANNEL}`);
+    try {
+      const account = await createAccount(db, { name: "Steady d.o.o.", plan: "STARTER" });
+      expect((await setPlan(db, account.id, "STARTER")).limitsVersion).toBe(1);
+      const custom = { perMinute: 900, perDay: 90_000, burst: 30, endpoints: { oib: 700, kpd: 800 } };
+      expect((await setPlan(db, account.id, "ENTERPRISE", custom)).limitsVersion).toBe(2);
+      // The same overrides in another key order are the same limits.
+      const same = await setPlan(db, account.id, "ENTERPRISE", { burst: 30, perDay: 90_000, perMinute: 900, endpoints: { kpd: 800, oib: 700 } });
+      expect(same).toMatchObject({ limitsVersion: 2, customEndpointLimits: { oib: 700, kpd: 800 } });
+      expect((await setPlan(db, account.id, "ENTERPRISE", { ...custom, endpoints: { oib: 700 } })).limitsVersion).toBe(3);
+      expect((await setPlan(db, account.id, "ENTERPRISE", { perMinute: 900, perDay: 90_000, burst: 30 })).limitsVersion).toBe(4);
+      expect((await setPlan(db, account.id, "ENTERPRISE", { perMinute: 900, perDay: 90_000, burst: 30 })).limitsVersion).toBe(4);
+      // A round trip makes sure every notification sent before it has arrived.
+      await listener.query("SELECT 1");
+      await new Promise((r) => setTimeout(r, 100));
+      expect(notified.filter((p) => p.includes(account.id))).toHaveLength(3);
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it("setPlan inside a transaction is undone with it and announces nothing", async () => {
+    const listener = new pg.Client({ connectionString: database.url });
+    await listener.connect();
+    const notified: string[] = [];
+    listener.on("notification", (n) => notified.push(n.payload ?? ""));
+    await listener.query(`LISTEN ${INVALIDATION_CHANNEL}`);
+    try {
+      const account = await createAccount(db, { name: "Undone d.o.o." });
+      await expect(
+        db.$transaction(async (tx) => {
+          await setPlan(tx, account.id, "BUSINESS");
+          throw new Error("later write failed");
+        }),
+      ).rejects.toThrow("later write failed");
+      expect(await db.account.findUniqueOrThrow({ where: { id: account.id } })).toMatchObject({ plan: "SANDBOX", limitsVersion: 1 });
+      await db.$transaction((tx) => setPlan(tx, account.id, "BUSINESS"));
+      expect(await db.account.findUniqueOrThrow({ where: { id: account.id } })).toMatchObject({ plan: "BUSINESS", limitsVersion: 2 });
+      await listener.query("SELECT 1");
+      await new Promise((r) => setTimeout(r, 100));
+      expect(notified.filter((p) => p.includes(account.id))).toHaveLength(1);
+    } finally {
+      await listener.end();
+    }
   });
 });
 

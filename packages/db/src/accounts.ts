@@ -17,7 +17,7 @@ export type EndpointGroupName = (typeof ENDPOINT_GROUP_NAMES)[number];
 /** Channel on which account changes are announced so every API instance drops its cached view at once. */
 export const INVALIDATION_CHANNEL = "fiskal_invalidate";
 
-async function announceAccountChange(db: Db, accountId: string): Promise<void> {
+async function announceAccountChange(db: Db | Prisma.TransactionClient, accountId: string): Promise<void> {
   await db.$executeRaw`SELECT pg_notify(${INVALIDATION_CHANNEL}, ${JSON.stringify({ accountId })})`;
 }
 
@@ -143,11 +143,41 @@ export async function revokeApiKey(db: Db, accountId: string, keyId: string): Pr
   return count === 1;
 }
 
-/** Changes the plan (ENTERPRISE with its custom limits) and bumps limitsVersion so caches notice. */
-export async function setPlan(db: Db, accountId: string, plan: Plan, custom?: CustomLimits): Promise<Account> {
+/** Same endpoint overrides, whatever the key order (jsonb does not keep it). */
+function sameEndpointLimits(stored: Prisma.JsonValue | null, wanted: unknown): boolean {
+  const entries = (v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? JSON.stringify(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : null;
+  return entries(stored) === entries(wanted === Prisma.DbNull ? null : wanted);
+}
+
+/**
+ * Changes the plan (ENTERPRISE with its custom limits) and bumps limitsVersion so caches notice.
+ * Setting what the account already has changes nothing: no bump, no announcement. Accepts a
+ * transaction client so a caller can tie the change to its own writes; the announcement is then
+ * delivered when that transaction commits.
+ */
+export async function setPlan(
+  db: Db | Prisma.TransactionClient,
+  accountId: string,
+  plan: Plan,
+  custom?: CustomLimits,
+): Promise<Account> {
   checkPlan(plan);
   const columns = customColumns(plan, custom);
   if (!UUID.test(accountId)) throw new DbInputError(`no account ${JSON.stringify(accountId)}`);
+  const current = await db.account.findUnique({ where: { id: accountId } });
+  if (!current) throw new DbInputError(`no account ${JSON.stringify(accountId)}`);
+  if (
+    current.plan === plan &&
+    current.customPerMinute === columns.customPerMinute &&
+    current.customPerDay === columns.customPerDay &&
+    current.customBurst === columns.customBurst &&
+    sameEndpointLimits(current.customEndpointLimits, columns.customEndpointLimits)
+  ) {
+    return current;
+  }
   try {
     const account = await db.account.update({
       where: { id: accountId },
