@@ -39,6 +39,27 @@ async function customer(role: "CUSTOMER" | "OPERATOR" = "CUSTOMER") {
   return { account, user, caller };
 }
 
+/**
+ * Callers for the same session, each on its own database client, as separate portal processes
+ * would be: their calls really run side by side instead of queueing on one small pool.
+ */
+async function inParallel<T>(
+  who: Awaited<ReturnType<typeof customer>>,
+  n: number,
+  call: (caller: ReturnType<typeof createCaller>, i: number) => Promise<T>,
+): Promise<T[]> {
+  const clients = Array.from({ length: n }, () => createDb(process.env.DATABASE_URL!, { max: 1 }));
+  try {
+    const session = { user: { id: who.user.id, email: who.user.email, role: who.user.role, accountId: who.account.id }, expires: "2999-01-01T00:00:00Z" };
+    const callers = clients.map((c) => createCaller({ db: c, session, headers: new Headers() }));
+    // Connect first so that the calls themselves start together.
+    await Promise.all(clients.map((c) => c.$queryRaw`SELECT 1`));
+    return await Promise.all(callers.map((c, i) => call(c, i)));
+  } finally {
+    await Promise.all(clients.map((c) => c.$disconnect()));
+  }
+}
+
 function anonymous(ip = "203.0.113.9") {
   return createCaller({ db, session: null, headers: new Headers({ "x-forwarded-for": ip }) });
 }
@@ -156,6 +177,23 @@ describe("plan", () => {
     expect(overview.current).toEqual(overview.plans.SANDBOX);
   });
 
+  it("keeps exactly one pending request when many are sent at once", async () => {
+    // Several rounds: a check-then-insert race does not lose every single time.
+    for (let round = 0; round < 4; round++) {
+      const a = await customer();
+      const results = await inParallel(a, 8, (c, i) =>
+        i === 7
+          ? c.plan.contactEnterprise({ expectedVolume: "1M/mj", message: "Trebamo više od Business paketa." })
+          : c.plan.requestUpgrade({ plan: i % 2 ? "STARTER" : "BUSINESS" }),
+      );
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      for (const r of results.filter((r) => !r.ok)) {
+        expect(r).toEqual({ ok: false, reason: "pending_exists", message: "Već imate zahtjev na čekanju. Operater će ga uskoro obraditi." });
+      }
+      expect(await db.upgradeRequest.count({ where: { accountId: a.account.id, status: "PENDING" } })).toBe(1);
+    }
+  });
+
   it("shows each account only its own requests", async () => {
     const a = await customer();
     const b = await customer();
@@ -192,6 +230,56 @@ describe("admin", () => {
     expect(overview.current).toEqual(overview.plans.BUSINESS);
     expect(overview.requests[0]?.status).toBe("APPROVED");
     expect(await op.caller.admin.reject({ requestId: pending.id })).toMatchObject({ ok: false });
+  });
+
+  it("refuses to approve a request that would lower or keep the plan, and changes nothing", async () => {
+    const op = await customer("OPERATOR");
+    const a = await customer();
+    await a.caller.plan.requestUpgrade({ plan: "STARTER" });
+    const starterReq = (await op.caller.admin.requests()).pending.find((r) => r.account.id === a.account.id);
+    if (!starterReq) throw new Error("request missing");
+    // Meanwhile an operator gives the account Enterprise limits directly.
+    expect(await op.caller.admin.setCustomLimits({ accountId: a.account.id, burst: 100, perMinute: 5000, perDay: 1_000_000 })).toEqual({ ok: true });
+    const before = await db.account.findUniqueOrThrow({ where: { id: a.account.id } });
+
+    const refused = await op.caller.admin.approve({ requestId: starterReq.id });
+    expect(refused).toEqual({ ok: false, message: expect.stringContaining("nije viši") });
+    expect(await db.account.findUniqueOrThrow({ where: { id: a.account.id } })).toEqual(before);
+    expect((await db.upgradeRequest.findUniqueOrThrow({ where: { id: starterReq.id } })).status).toBe("PENDING");
+    expect(await op.caller.admin.reject({ requestId: starterReq.id })).toEqual({ ok: true });
+
+    // BUSINESS approved first, then an old STARTER request: the account stays on BUSINESS.
+    const b = await customer();
+    await b.caller.plan.requestUpgrade({ plan: "STARTER" });
+    const old = await db.upgradeRequest.findFirstOrThrow({ where: { accountId: b.account.id, status: "PENDING" } });
+    await db.account.update({ where: { id: b.account.id }, data: { plan: "BUSINESS" } });
+    expect(await op.caller.admin.approve({ requestId: old.id })).toMatchObject({ ok: false, message: expect.stringContaining("Business") });
+    expect((await db.account.findUniqueOrThrow({ where: { id: b.account.id } })).plan).toBe("BUSINESS");
+  });
+
+  it("approves atomically: when the plan change fails the request stays pending", async () => {
+    const op = await customer("OPERATOR");
+    const a = await customer();
+    await a.caller.plan.requestUpgrade({ plan: "BUSINESS" });
+    const req = await db.upgradeRequest.findFirstOrThrow({ where: { accountId: a.account.id, status: "PENDING" } });
+    const fn = `fail_plan_${a.account.id.replaceAll("-", "")}`;
+    // A real failure of the second write, raised by the database itself.
+    await db.$executeRawUnsafe(
+      `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+         IF NEW.id = '${a.account.id}' AND NEW.plan <> OLD.plan THEN RAISE EXCEPTION 'plan change refused'; END IF;
+         RETURN NEW; END $$`,
+    );
+    await db.$executeRawUnsafe(`CREATE TRIGGER ${fn} BEFORE UPDATE ON "Account" FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+    try {
+      await expect(op.caller.admin.approve({ requestId: req.id })).rejects.toThrow();
+      expect((await db.upgradeRequest.findUniqueOrThrow({ where: { id: req.id } })).status).toBe("PENDING");
+      expect((await db.account.findUniqueOrThrow({ where: { id: a.account.id } })).plan).toBe("SANDBOX");
+    } finally {
+      await db.$executeRawUnsafe(`DROP TRIGGER ${fn} ON "Account"`);
+      await db.$executeRawUnsafe(`DROP FUNCTION ${fn}()`);
+    }
+    expect(await op.caller.admin.approve({ requestId: req.id })).toEqual({ ok: true });
+    expect(await db.account.findUniqueOrThrow({ where: { id: a.account.id } })).toMatchObject({ plan: "BUSINESS", limitsVersion: 2 });
   });
 
   it("needs limits to approve Enterprise and sets them", async () => {

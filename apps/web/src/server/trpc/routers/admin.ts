@@ -1,9 +1,11 @@
 // Operator area: upgrade requests and custom Enterprise limits for any account.
-import { setPlan } from "@fiskal/db";
+import { setPlan, type Plan } from "@fiskal/db";
 import { limitsFor } from "@fiskal/limits";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { PLAN_LABELS } from "~/lib/format";
 import { operatorProcedure } from "../trpc";
+import { isUpgrade } from "./plan";
 
 const perMinuteOverride = z
   .number("Unesite broj.")
@@ -100,19 +102,31 @@ export const adminRouter = {
         const problem = limitsProblem(input.custom);
         if (problem) return { ok: false, message: problem };
       }
-      // The conditional update lets exactly one of two concurrent decisions win.
-      const won = await ctx.db.upgradeRequest.updateMany({
-        where: { id: request.id, status: "PENDING" },
-        data: { status: "APPROVED", decidedById: ctx.user.id, decidedAt: new Date(), decisionNote: input.note || null },
+      // One transaction: the account row is locked so the plan compared is the plan replaced, the
+      // conditional update lets exactly one of two concurrent decisions win, and a failure of either
+      // write leaves both undone. setPlan's NOTIFY is delivered when the transaction commits.
+      return ctx.db.$transaction(async (tx): Promise<DecisionResult> => {
+        const [account] = await tx.$queryRaw<{ plan: Plan }[]>`SELECT plan FROM "Account" WHERE id = ${request.accountId}::uuid FOR UPDATE`;
+        if (!account) return ALREADY_DECIDED;
+        if (!isUpgrade(account.plan, request.requestedPlan)) {
+          return {
+            ok: false,
+            message: `Račun već ima paket ${PLAN_LABELS[account.plan]}, a traženi paket ${PLAN_LABELS[request.requestedPlan]} nije viši. Odobrenje bi smanjilo ograničenja; odbijte zahtjev.`,
+          };
+        }
+        const won = await tx.upgradeRequest.updateMany({
+          where: { id: request.id, status: "PENDING" },
+          data: { status: "APPROVED", decidedById: ctx.user.id, decidedAt: new Date(), decisionNote: input.note || null },
+        });
+        if (won.count !== 1) return ALREADY_DECIDED;
+        await setPlan(
+          tx,
+          request.accountId,
+          request.requestedPlan,
+          request.requestedPlan === "ENTERPRISE" && input.custom ? toCustom(input.custom) : undefined,
+        );
+        return { ok: true };
       });
-      if (won.count !== 1) return ALREADY_DECIDED;
-      await setPlan(
-        ctx.db,
-        request.accountId,
-        request.requestedPlan,
-        request.requestedPlan === "ENTERPRISE" && input.custom ? toCustom(input.custom) : undefined,
-      );
-      return { ok: true };
     }),
 
   reject: operatorProcedure

@@ -1,11 +1,17 @@
 // Plan of the signed-in account: limits per plan and endpoint, upgrade and Enterprise requests.
+import { Prisma, type Plan } from "@fiskal/db";
 import { ENDPOINT_GROUPS, ENDPOINT_LIMITS, endpointLimit, limitsFor, PLANS } from "@fiskal/limits";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { protectedProcedure } from "../trpc";
 
-const PLAN_ORDER = ["SANDBOX", "STARTER", "BUSINESS", "ENTERPRISE"] as const;
+export const PLAN_ORDER = ["SANDBOX", "STARTER", "BUSINESS", "ENTERPRISE"] as const satisfies readonly Plan[];
+
+/** True when `requested` is a higher plan than `current`. */
+export function isUpgrade(current: Plan, requested: Plan): boolean {
+  return PLAN_ORDER.indexOf(requested) > PLAN_ORDER.indexOf(current);
+}
 
 export type RequestResult = { ok: true } | { ok: false; reason: "pending_exists" | "not_an_upgrade"; message: string };
 
@@ -18,6 +24,24 @@ const PENDING_EXISTS: RequestResult = {
   reason: "pending_exists",
   message: "Već imate zahtjev na čekanju. Operater će ga uskoro obraditi.",
 };
+
+/**
+ * Inserts a pending request. The check before it answers the common case; the partial unique index
+ * on ("accountId") WHERE status = 'PENDING' decides between concurrent calls.
+ */
+async function createPending(
+  ctx: { db: import("@fiskal/db").Db; accountId: string },
+  data: Omit<Prisma.UpgradeRequestUncheckedCreateInput, "accountId" | "status">,
+): Promise<RequestResult> {
+  if (await pendingRequest(ctx)) return PENDING_EXISTS;
+  try {
+    await ctx.db.upgradeRequest.create({ data: { ...data, accountId: ctx.accountId } });
+    return { ok: true };
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") return PENDING_EXISTS;
+    throw error;
+  }
+}
 
 export const planRouter = {
   overview: protectedProcedure.query(async ({ ctx }) => {
@@ -45,14 +69,10 @@ export const planRouter = {
     .input(z.object({ plan: z.enum(["STARTER", "BUSINESS"], "Odaberite paket Starter ili Business.") }))
     .mutation(async ({ ctx, input }): Promise<RequestResult> => {
       const account = await ctx.db.account.findUniqueOrThrow({ where: { id: ctx.accountId }, select: { plan: true } });
-      if (PLAN_ORDER.indexOf(input.plan) <= PLAN_ORDER.indexOf(account.plan)) {
+      if (!isUpgrade(account.plan, input.plan)) {
         return { ok: false, reason: "not_an_upgrade", message: "Taj paket nije viši od vašeg trenutnog paketa." };
       }
-      if (await pendingRequest(ctx)) return PENDING_EXISTS;
-      await ctx.db.upgradeRequest.create({
-        data: { accountId: ctx.accountId, requestedPlan: input.plan, requestedById: ctx.user.id },
-      });
-      return { ok: true };
+      return createPending(ctx, { requestedPlan: input.plan, requestedById: ctx.user.id });
     }),
 
   contactEnterprise: protectedProcedure
@@ -63,16 +83,11 @@ export const planRouter = {
       }),
     )
     .mutation(async ({ ctx, input }): Promise<RequestResult> => {
-      if (await pendingRequest(ctx)) return PENDING_EXISTS;
-      await ctx.db.upgradeRequest.create({
-        data: {
-          accountId: ctx.accountId,
-          requestedPlan: "ENTERPRISE",
-          expectedVolume: input.expectedVolume,
-          message: input.message,
-          requestedById: ctx.user.id,
-        },
+      return createPending(ctx, {
+        requestedPlan: "ENTERPRISE",
+        expectedVolume: input.expectedVolume,
+        message: input.message,
+        requestedById: ctx.user.id,
       });
-      return { ok: true };
     }),
 } satisfies TRPCRouterRecord;
