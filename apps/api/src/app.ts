@@ -10,6 +10,7 @@ import { createAuthenticator } from "./auth.ts";
 import { createMetrics } from "./metrics.ts";
 import { listenForInvalidations } from "./invalidation.ts";
 import { createApiServer } from "./http/server.ts";
+import { purgeExpiredIdempotencyRecords } from "./idempotency.ts";
 import type { Services, WarningObserver } from "./services.ts";
 
 export interface ApiConfig {
@@ -20,7 +21,7 @@ export interface ApiConfig {
   apiUrl?: string;
   host?: string;
   port?: number;
-  trustProxy?: boolean;
+  trustProxyHops?: number;
   authCacheTtlMs?: number;
   logger?: Logger;
   /** Key prefix in the shared store (tests use a unique one). */
@@ -106,8 +107,15 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
     log,
     warnings,
     portalUrl: config.portalUrl.replace(/\/$/, ""),
-    trustProxy: config.trustProxy ?? false,
+    trustProxyHops: config.trustProxyHops ?? 0,
   };
+
+  // Idempotency keys live 24 h; expired records are removed hourly (and once now).
+  const purge = () =>
+    purgeExpiredIdempotencyRecords(db).catch((err: unknown) => log.warn({ err: (err as Error).message }, "idempotency purge failed"));
+  void purge();
+  const purgeTimer = setInterval(purge, 60 * 60 * 1000);
+  purgeTimer.unref();
 
   const host = config.host ?? "127.0.0.1";
   let url = "";
@@ -124,6 +132,7 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
     port,
     services,
     async close() {
+      clearInterval(purgeTimer);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

@@ -94,10 +94,12 @@ export function createAuthenticator(opts: { db: Db; ttlMs?: number; maxEntries?:
       const hash = hashApiKey(match[1]!);
       const hit = cache.get(hash);
       if (hit && hit.expires > now()) return hit.outcome;
-      let pending = inflight.get(hash);
+      // A lookup started before an invalidation must not answer requests that arrive after it.
+      const slot = `${generation}:${hash}`;
+      let pending = inflight.get(slot);
       if (!pending) {
-        pending = load(hash).finally(() => inflight.delete(hash));
-        inflight.set(hash, pending);
+        pending = load(hash).finally(() => inflight.delete(slot));
+        inflight.set(slot, pending);
       }
       return (await pending).outcome;
     },

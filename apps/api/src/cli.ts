@@ -79,9 +79,12 @@ function custom(values: Values, p: Plan) {
   };
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function need(values: Values, name: string): string {
   const v = values[name];
   if (typeof v !== "string" || v === "") throw new UsageError(`--${name} is required`);
+  if ((name === "account" || name === "key") && !UUID.test(v)) throw new UsageError(`--${name} must be an id (UUID), got "${v}"`);
   return v;
 }
 

@@ -15,7 +15,8 @@ const Env = z.object({
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
   PORTAL_URL: z.string().url().default("http://127.0.0.1:3000"),
   API_URL: z.string().url().optional(),
-  TRUST_PROXY: z.enum(["0", "1", "true", "false"]).default("0").transform((v) => v === "1" || v === "true"),
+  /** Proxies in front of the API that append to X-Forwarded-For; 0 uses the socket address. */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(5000),
   /** Key prefix in the shared limiter store (separate deployments or test runs on one Redis). */

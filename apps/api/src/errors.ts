@@ -48,6 +48,8 @@ const FROM_TRPC: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
   SERVICE_UNAVAILABLE: "upstream_unavailable",
 };
 
+export const INTERNAL_MESSAGE = "Interna pogreška. Pokušajte ponovno; ako se ponavlja, javite nam X-Request-Id.";
+
 export interface ErrorEnvelope {
   error: { code: ErrorCode; message: string; doc_url: string; details?: unknown };
 }
@@ -100,7 +102,7 @@ export function describeError(err: TRPCError): { code: ErrorCode; message: strin
     };
   }
   const code = FROM_TRPC[err.code] ?? "internal_error";
-  if (code === "internal_error") return { code, message: "Interna pogreška. Pokušajte ponovno; ako se ponavlja, javite nam X-Request-Id." };
+  if (code === "internal_error") return { code, message: INTERNAL_MESSAGE };
   if (code === "not_found") return { code, message: err.message === "Not found" || /No procedure/.test(err.message) ? "Ne postoji takva ruta." : err.message };
   return { code, message: err.message };
 }

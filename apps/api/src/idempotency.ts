@@ -6,6 +6,19 @@ import { ApiError } from "./errors.ts";
 import type { Context, Principal } from "./trpc.ts";
 
 const TTL_MS = 24 * 60 * 60 * 1000;
+/** A first request still "pending" after this long crashed or lost its database: its outcome is unknown. */
+const STALE_PENDING_MS = 2 * 60 * 1000;
+
+/** Passed to the operation: it calls `committed()` once the outside world has acted (CIS issued a JIR). */
+export interface IdempotencyControl {
+  committed(): void;
+}
+
+/** Removes records past their 24 h; run periodically. */
+export async function purgeExpiredIdempotencyRecords(db: Context["services"]["db"]): Promise<number> {
+  const { count } = await db.idempotencyRecord.deleteMany({ where: { expiresAt: { lt: new Date() } } });
+  return count;
+}
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export function canonicalHash(value: unknown): string {
@@ -27,11 +40,11 @@ export async function withIdempotency<T>(
   ctx: Context & { principal: Principal },
   endpoint: string,
   input: unknown,
-  run: () => Promise<T>,
+  run: (control: IdempotencyControl) => Promise<T>,
 ): Promise<T> {
   const header = ctx.req.headers["idempotency-key"];
   const key = Array.isArray(header) ? header[0] : header;
-  if (key === undefined) return run();
+  if (key === undefined) return run({ committed() {} });
   if (!KEY_PATTERN.test(key)) {
     throw new ApiError("validation_error", "Idempotency-Key mora imati 1–255 vidljivih ASCII znakova.").toTRPC();
   }
@@ -61,6 +74,13 @@ export async function withIdempotency<T>(
         ).toTRPC();
       }
       if (existing.state !== "done") {
+        if (Date.now() - existing.createdAt.getTime() > STALE_PENDING_MS) {
+          throw new ApiError(
+            "idempotency_conflict",
+            "Prvi zahtjev s ovim Idempotency-Key nije dovršen i njegov ishod nije poznat. Provjerite je li račun zabilježen prije slanja s novim ključem.",
+            { reason: "outcome_unknown" },
+          ).toTRPC();
+        }
         throw new ApiError(
           "idempotency_conflict",
           "Izvorni zahtjev s ovim Idempotency-Key još se obrađuje; ponovite za trenutak.",
@@ -74,11 +94,13 @@ export async function withIdempotency<T>(
   }
 
   let result: T;
+  let committed = false;
   try {
-    result = await run();
+    result = await run({ committed: () => (committed = true) });
   } catch (err) {
-    // The operation did not complete, so a retry with the same key must be allowed to run it.
-    await db.idempotencyRecord.deleteMany({ where: { accountId, key, state: "pending" } });
+    // Nothing happened outside: a retry with the same key may run it. Once the outside world has
+    // acted, the key stays taken — a retry must never fiscalize or send a second time.
+    if (!committed) await db.idempotencyRecord.deleteMany({ where: { accountId, key, state: "pending" } });
     throw err;
   }
   // If this write fails the record stays "pending": retries get a 409 instead of a second execution.

@@ -34,7 +34,7 @@ const api = await startApi({
   apiUrl: env.API_URL,
   host: env.HOST,
   port: env.PORT,
-  trustProxy: env.TRUST_PROXY,
+  trustProxyHops: env.TRUST_PROXY_HOPS,
   authCacheTtlMs: embeddedDatabase ? 0 : env.AUTH_CACHE_TTL_MS,
   storeTimeoutMs: env.RATE_LIMIT_STORE_TIMEOUT_MS,
   limiterPrefix: env.RATE_LIMIT_PREFIX,
@@ -45,12 +45,27 @@ log.info({ url: api.url, store: env.store.kind }, "Fiskal API listening");
 
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, async () => {
-    if (stopping) return;
+  process.on(signal, () => {
+    if (stopping) {
+      log.warn({ signal }, "second signal: exiting now");
+      process.exit(1);
+    }
     stopping = true;
     log.info({ signal }, "shutting down");
-    await api.close();
-    await embedded?.close();
-    process.exit(0);
+    // In-flight requests get a moment to finish; a hung dependency must not keep the process alive.
+    setTimeout(() => {
+      log.error("shutdown took longer than 15 s: exiting");
+      process.exit(1);
+    }, 15_000).unref();
+    (async () => {
+      await api.close();
+      await embedded?.close();
+    })().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err: (err as Error).message }, "shutdown failed");
+        process.exit(1);
+      },
+    );
   });
 }

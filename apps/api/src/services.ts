@@ -28,5 +28,6 @@ export interface Services {
   log: Logger;
   warnings: WarningObserver | null;
   portalUrl: string;
-  trustProxy: boolean;
+  /** Proxies in front of the API that append to X-Forwarded-For (0: use the socket address). */
+  trustProxyHops: number;
 }

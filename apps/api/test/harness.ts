@@ -1,5 +1,6 @@
 // Integration harness: a real API server on a fresh PostgreSQL database and the local Redis.
 import { randomBytes } from "node:crypto";
+import { request as httpRequest } from "node:http";
 import pino from "pino";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import { createAccount, createApiKey, createTestDatabase, type Plan } from "@fiskal/db";
@@ -75,6 +76,41 @@ export async function call(
     parsed = undefined;
   }
   return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/** A request from a chosen loopback source address (127.0.0.0/8), for per-IP behaviour. */
+export function callFrom(
+  localAddress: string,
+  base: string,
+  method: string,
+  path: string,
+  opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<CallResult> {
+  const url = new URL(base + path);
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  if (body) headers["content-type"] = "application/json";
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, headers, localAddress, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        let parsed: unknown;
+        try {
+          parsed = text ? JSON.parse(text) : undefined;
+        } catch {
+          parsed = undefined;
+        }
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(", ") : v);
+        resolve({ status: res.statusCode ?? 0, headers: h, body: parsed, text });
+      });
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
 }
 
 export function trpcClient(base: string, key?: string) {

@@ -1,6 +1,6 @@
 // The common envelope and the rate-limit headers on every kind of /v1 response.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, startHarness, VALID_OIB, type CallResult, type Harness } from "./harness.ts";
+import { call, callFrom, startHarness, VALID_OIB, type CallResult, type Harness } from "./harness.ts";
 
 let h: Harness;
 let key: string;
@@ -111,13 +111,22 @@ describe("headers and the error envelope", () => {
   });
 
   it("unauthenticated callers are throttled per IP so keys cannot be guessed at speed", async () => {
+    const guesser = "127.0.0.77";
     const statuses: number[] = [];
-    for (let i = 0; i < 60; i++) {
-      statuses.push((await call(h.url, "GET", "/v1/kpd/62", { headers: { authorization: `Bearer fsk_test_${String(i).padStart(32, "x")}` } })).status);
+    for (let i = 0; i < 40; i++) {
+      const guess = `Bearer fsk_test_${String(i).padStart(32, "x")}`;
+      statuses.push((await callFrom(guesser, h.url, "GET", "/v1/kpd/62", { headers: { authorization: guess } })).status);
     }
-    expect(statuses).toContain(401);
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
     expect(statuses).toContain(429);
-    expect(statuses.indexOf(429)).toBeGreaterThan(0);
+    // Over its quota the address is refused before its key is even looked at: a correct guess
+    // looks exactly like a wrong one.
+    const valid = await callFrom(guesser, h.url, "GET", "/v1/kpd/62", { key });
+    expect(valid.status).toBe(429);
+    expect(valid.body.error.code).toBe("rate_limit_exceeded");
+    expect(valid.headers.get("retry-after")).toMatch(/^\d+$/);
+    // Another address with the same key is unaffected.
+    expect((await callFrom("127.0.0.78", h.url, "GET", "/v1/kpd/62", { key })).status).toBe(200);
   });
 });
 
@@ -157,12 +166,33 @@ describe("service endpoints", () => {
     const metrics = await call(h.url, "GET", "/metrics");
     expect(metrics.text).toContain("fiskal_ratelimit_decisions_total");
     expect(metrics.text).toContain("fiskal_http_request_duration_seconds_bucket");
-    const doc = await call(h.url, "GET", "/v1/openapi.json", { key });
+    const doc = await call(h.url, "GET", "/v1/openapi.json");
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\.1/);
     expect(Object.keys(doc.body.paths)).toEqual(
       expect.arrayContaining(["/v1/invoices/fiscalize", "/v1/einvoices/send", "/v1/kpd/{code}", "/v1/kpd/search", "/v1/kpd/batch", "/v1/validate/oib", "/v1/validate/oib/batch"]),
     );
     expectRateLimitHeaders(doc);
+  });
+});
+
+describe("client address behind proxies", () => {
+  it("takes the address the trusted proxy wrote, not the one the client claims", async () => {
+    const proxied = await startHarness({ config: { trustProxyHops: 1 } });
+    try {
+      const statuses: number[] = [];
+      // Each request claims a fresh address on the left; the proxy-written entry (right) is constant.
+      for (let i = 0; i < 40; i++) {
+        const r = await call(proxied.url, "GET", "/v1/kpd/62", { headers: { "x-forwarded-for": `9.9.9.${i % 250}, 198.51.100.7` } });
+        statuses.push(r.status);
+      }
+      expect(statuses).toContain(429);
+      // A long or malformed entry falls back to the socket address instead of failing.
+      const odd = await call(proxied.url, "GET", "/v1/kpd/62", { headers: { "x-forwarded-for": "x".repeat(300) } });
+      expect([401, 429]).toContain(odd.status);
+      expect(odd.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
+    } finally {
+      await proxied.close();
+    }
   });
 });

@@ -34,6 +34,10 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES)
     req.on("data", onData);
     req.once("end", onEnd);
     req.once("error", reject);
+    // A client that goes away mid-body never sends "end".
+    req.once("close", () => {
+      if (!req.complete) reject(new ApiError("validation_error", "Klijent je prekinuo slanje tijela zahtjeva."));
+    });
   });
   const text = raw.toString("utf8");
   if (text.trim() === "") throw new ApiError("validation_error", "Tijelo zahtjeva je prazno; očekuje se JSON objekt.");

@@ -1,25 +1,47 @@
 // The gate every /v1 and /trpc request passes: authenticate, decide every window, set the headers.
+import { isIP } from "node:net";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ANONYMOUS_LIMITS, rateLimitExceededBody, rateLimitHeaders, type Decision, type EndpointGroup } from "@fiskal/limits";
-import { ApiError, docUrl } from "../errors.ts";
+import { ApiError, docUrl, INTERNAL_MESSAGE } from "../errors.ts";
 import { AUTH_MESSAGES } from "../auth.ts";
 import type { Services } from "../services.ts";
 import type { Principal } from "../trpc.ts";
 
 export interface GateResult {
   principal: Principal | null;
-  decision: Decision;
-  /** 401 or 429 to answer with; null when the request may proceed. */
+  decision: Decision | null;
+  /** 401, 429 or 500 to answer with; null when the request may proceed. */
   error: ApiError | null;
 }
 
-export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = req.headers["x-forwarded-for"];
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
-    if (first) return first;
-  }
-  return req.socket.remoteAddress ?? "unknown";
+/**
+ * The client address: the socket peer, or with `trustedHops` proxies in front, the X-Forwarded-For
+ * entry that many places from the right (the one our nearest trusted proxy wrote). Entries further
+ * left were written by the client and prove nothing.
+ */
+export function clientIp(req: IncomingMessage, trustedHops: number): string {
+  const peer = req.socket.remoteAddress ?? "unknown";
+  if (trustedHops <= 0) return peer;
+  const header = req.headers["x-forwarded-for"];
+  const hops = (Array.isArray(header) ? header.join(",") : (header ?? ""))
+    .split(",")
+    .map((h) => h.trim())
+    .filter(Boolean);
+  const candidate = hops[hops.length - trustedHops];
+  return candidate && candidate.length <= 45 && isIP(candidate) ? candidate : peer;
+}
+
+/**
+ * Addresses whose unauthenticated quota is exhausted, until when. Such a client is refused before
+ * its key is even looked up — otherwise a correct guess would still answer 200 and the per-IP limit
+ * would not slow guessing at all. Per instance and bounded; the shared limiter stays the authority.
+ */
+const MAX_BLOCKED = 10_000;
+const blockedUntil = new Map<string, number>();
+
+function block(ip: string, until: number) {
+  if (blockedUntil.size >= MAX_BLOCKED) blockedUntil.delete(blockedUntil.keys().next().value as string);
+  blockedUntil.set(ip, until);
 }
 
 export async function runGate(
@@ -28,14 +50,61 @@ export async function runGate(
   res: ServerResponse,
   opts: { group?: EndpointGroup; requireAuth: boolean; free?: boolean },
 ): Promise<GateResult> {
-  const auth = await services.auth.authenticate(req.headers.authorization);
-  const principal = auth.kind === "valid" ? auth.principal : null;
+  const ip = clientIp(req, services.trustProxyHops);
+  try {
+    const until = blockedUntil.get(ip);
+    if (until !== undefined) {
+      if (until > Date.now()) {
+        const decision = await decideAnonymous(services, ip);
+        if (!decision.allowed) return refuse(services, res, null, decision, ip);
+      }
+      blockedUntil.delete(ip);
+    }
+
+    const auth = await services.auth.authenticate(req.headers.authorization);
+    const principal = auth.kind === "valid" ? auth.principal : null;
+    const decision = principal
+      ? opts.free
+        ? await peekDecision(services, principal)
+        : await timed(services, () =>
+            services.limiter.decide({ identity: `acct:${principal.accountId}`, limits: principal.limits, endpoint: opts.group }),
+          )
+      : await decideAnonymous(services, ip);
+
+    if (!decision.allowed) return refuse(services, res, principal, decision, principal ? undefined : ip);
+    setHeaders(res, decision);
+    if (principal) {
+      const day = decision.windows.find((w) => w.name === "day");
+      if (day && services.warnings && !opts.free) {
+        services.warnings.observe({
+          accountId: principal.accountId,
+          plan: principal.plan,
+          limitsVersion: principal.limitsVersion,
+          day: { limit: day.limit, remaining: day.remaining, reset: day.reset },
+        });
+      }
+      return { principal, decision, error: null };
+    }
+    if (auth.kind === "missing" && !opts.requireAuth) return { principal: null, decision, error: null };
+    const kind = auth.kind === "valid" ? "unknown" : auth.kind;
+    return { principal: null, decision, error: new ApiError("unauthorized", AUTH_MESSAGES[kind]) };
+  } catch (err) {
+    // Authentication or the limiter failed (e.g. the database is down): answer 500, still with
+    // rate-limit headers when the per-IP decision can be had.
+    services.log.error({ err: (err as Error).message }, "gate failed");
+    const decision = await decideAnonymous(services, ip).catch(() => null);
+    if (decision) setHeaders(res, decision);
+    return { principal: null, decision, error: new ApiError("internal_error", INTERNAL_MESSAGE) };
+  }
+}
+
+function decideAnonymous(services: Services, ip: string): Promise<Decision> {
+  return timed(services, () => services.limiter.decide({ identity: `ip:${ip}`, limits: ANONYMOUS_LIMITS }));
+}
+
+async function timed(services: Services, decide: () => Promise<Decision>): Promise<Decision> {
   const started = performance.now();
-  const decision = principal && opts.free
-    ? await peekDecision(services, principal)
-    : principal
-    ? await services.limiter.decide({ identity: `acct:${principal.accountId}`, limits: principal.limits, endpoint: opts.group })
-    : await services.limiter.decide({ identity: `ip:${clientIp(req, services.trustProxy)}`, limits: ANONYMOUS_LIMITS });
+  const decision = await decide();
   const { metrics } = services;
   metrics.decisionDuration.observe((performance.now() - started) / 1000);
   metrics.decisions.inc({
@@ -43,33 +112,23 @@ export async function runGate(
     window: decision.allowed ? "" : decision.binding.name,
     degraded: decision.degraded ? "1" : "0",
   });
+  return decision;
+}
 
+function setHeaders(res: ServerResponse, decision: Decision) {
   for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
+}
 
-  if (!decision.allowed) {
-    const body = rateLimitExceededBody(decision, docUrl(services.portalUrl, "rate_limit_exceeded"));
-    return { principal, decision, error: new ApiError("rate_limit_exceeded", body.error.message) };
-  }
-  if (principal) {
-    const day = decision.windows.find((w) => w.name === "day");
-    if (day && services.warnings) {
-      services.warnings.observe({
-        accountId: principal.accountId,
-        plan: principal.plan,
-        limitsVersion: principal.limitsVersion,
-        day: { limit: day.limit, remaining: day.remaining, reset: day.reset },
-      });
-    }
-    return { principal, decision, error: null };
-  }
-  if (auth.kind === "missing" && !opts.requireAuth) return { principal: null, decision, error: null };
-  const kind = auth.kind === "valid" ? "unknown" : auth.kind;
-  return { principal: null, decision, error: new ApiError("unauthorized", AUTH_MESSAGES[kind]) };
+function refuse(services: Services, res: ServerResponse, principal: Principal | null, decision: Decision, ip?: string): GateResult {
+  setHeaders(res, decision);
+  if (ip && decision.retryAfterSeconds) block(ip, Date.now() + decision.retryAfterSeconds * 1000);
+  const body = rateLimitExceededBody(decision, docUrl(services.portalUrl, "rate_limit_exceeded"));
+  return { principal, decision, error: new ApiError("rate_limit_exceeded", body.error.message) };
 }
 
 /** For free status calls: the same windows and headers, without consuming anything. */
 async function peekDecision(services: Services, principal: Principal): Promise<Decision> {
   const windows = await services.limiter.peek({ identity: `acct:${principal.accountId}`, limits: principal.limits });
-  const binding = windows.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  const binding = windows.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.reset > a.reset) ? b : a));
   return { allowed: true, windows, binding, degraded: services.limiter.fallbackActive() };
 }

@@ -1,10 +1,11 @@
-// The Node HTTP server: /v1 (REST via trpc-to-openapi), /trpc, the OpenAPI document, health and metrics.
+// The Node HTTP server: /v1 (REST routes declared with trpc-to-openapi metadata, dispatched through a
+// tRPC caller), /trpc, the OpenAPI document, health and metrics.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { randomBytes } from "node:crypto";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import { TRPCError } from "@trpc/server";
 import { appRouter } from "../router.ts";
-import { ApiError, describeError, envelope, ERROR_STATUS } from "../errors.ts";
+import { ApiError, describeError, envelope, ERROR_STATUS, INTERNAL_MESSAGE } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { createCallerFactory, type Context } from "../trpc.ts";
 import { buildRouteTable, type RouteInfo } from "./routes.ts";
@@ -48,10 +49,11 @@ export function createApiServer(services: Services, opts: { apiUrl: () => string
       gate: null,
     };
     res.setHeader("X-Request-Id", ex.requestId);
-    res.once("finish", () => finish(ex));
+    // "close" fires whether the response completed or the client went away first.
+    res.once("close", () => finish(ex));
     handle(ex, openApi).catch((err: unknown) => {
       services.log.error({ err, requestId: ex.requestId }, "unhandled error");
-      if (!res.headersSent) writeError(ex, new ApiError("internal_error", "Interna pogreška."));
+      if (!res.headersSent) writeError(ex, new ApiError("internal_error", INTERNAL_MESSAGE));
       else res.destroy();
     });
   });
@@ -91,7 +93,8 @@ async function handle(ex: Exchange, openApi: () => string) {
     return writeError(ex, new ApiError("not_found", "Ne postoji takva ruta. API je pod /v1/, tRPC pod /trpc/."));
   }
 
-  const match = routes.matchRest(method, pathname);
+  // HEAD is answered like GET; Node leaves out the body.
+  const match = routes.matchRest(method === "HEAD" ? "GET" : method, pathname);
   const route: RouteInfo | null = match && "route" in match ? match.route : null;
   const params = match && "params" in match ? match.params : {};
   ex.label = route?.label ?? `${method} unmatched`;
@@ -120,17 +123,7 @@ async function handle(ex: Exchange, openApi: () => string) {
   } else {
     input = { ...queryObject(url, q), ...params };
   }
-  if (route.group === "kpd") {
-    const tag = kpdEtag(services.kpd.version, url);
-    res.setHeader("ETag", tag);
-    res.setHeader("Cache-Control", "private, max-age=3600");
-    if (etagMatches(req.headers["if-none-match"], tag)) {
-      res.statusCode = 304;
-      return void res.end();
-    }
-  }
-
-  await callProcedure(ex, route, input);
+  await callProcedure(ex, route, input, route.group === "kpd" ? kpdEtag(services.kpd.version, url) : undefined);
 }
 
 /**
@@ -138,7 +131,7 @@ async function handle(ex: Exchange, openApi: () => string) {
  * and output schemas as /trpc, and the routes trpc-to-openapi documents. (Its node handler builds a
  * fetch Request per call only to derive an AbortSignal, which cost more than the rest of the call.)
  */
-async function callProcedure(ex: Exchange, route: RouteInfo, input: unknown) {
+async function callProcedure(ex: Exchange, route: RouteInfo, input: unknown, etag?: string) {
   const caller = createCaller(context(ex)) as unknown as Record<string, Record<string, (input: unknown) => Promise<unknown>>>;
   const [ns, name] = route.procedure.split(".") as [string, string];
   let data: unknown;
@@ -151,6 +144,15 @@ async function callProcedure(ex: Exchange, route: RouteInfo, input: unknown) {
       ex.services.log.error({ err: trpcError.cause ?? trpcError, requestId: ex.requestId, route: route.label }, "procedure failed");
     }
     return writeError(ex, new ApiError(described.code, described.message, described.details));
+  }
+  if (etag) {
+    // Only a successful answer is cacheable; a matching If-None-Match then confirms it with 304.
+    ex.res.setHeader("ETag", etag);
+    ex.res.setHeader("Cache-Control", "private, max-age=3600");
+    if (etagMatches(ex.req.headers["if-none-match"], etag)) {
+      ex.res.statusCode = 304;
+      return void ex.res.end();
+    }
   }
   writeJson(ex.res, 200, data);
 }
@@ -214,7 +216,8 @@ async function readiness(ex: Exchange) {
     await services.db.$queryRawUnsafe("SELECT 1");
     checks.database = "ok";
   } catch (err) {
-    checks.database = `error: ${(err as Error).message}`;
+    services.log.error({ err: (err as Error).message }, "readiness: database unreachable");
+    checks.database = "unreachable";
   }
   checks.limiter = services.limiter.fallbackActive() ? "degraded (local fallback)" : `ok (${services.limiter.store})`;
   const ok = checks.database === "ok";
@@ -224,7 +227,9 @@ async function readiness(ex: Exchange) {
 function finish(ex: Exchange) {
   const { services, res, gate } = ex;
   const durationMs = performance.now() - ex.started;
-  services.metrics.httpRequests.inc({ route: ex.label, status: String(res.statusCode) });
+  // 499 (client closed request) when the client left before the response was complete.
+  const status = res.writableFinished ? res.statusCode : 499;
+  services.metrics.httpRequests.inc({ route: ex.label, status: String(status) });
   services.metrics.httpDuration.observe({ route: ex.label }, durationMs / 1000);
   const principal = gate?.principal;
   if (principal) {
@@ -234,14 +239,14 @@ function finish(ex: Exchange) {
       requestId: ex.requestId,
       method: ex.req.method ?? "GET",
       endpoint: ex.label,
-      status: res.statusCode,
+      status,
       durationMs,
-      refused: res.statusCode === 429,
+      refused: status === 429,
       at: new Date(),
     });
   }
-  if (res.statusCode >= 500) services.log.error({ requestId: ex.requestId, route: ex.label, status: res.statusCode }, "request failed");
+  if (status >= 500) services.log.error({ requestId: ex.requestId, route: ex.label, status }, "request failed");
   else if (services.log.isLevelEnabled("debug")) {
-    services.log.debug({ requestId: ex.requestId, route: ex.label, status: res.statusCode, ms: Math.round(durationMs * 100) / 100 }, "request");
+    services.log.debug({ requestId: ex.requestId, route: ex.label, status, ms: Math.round(durationMs * 100) / 100 }, "request");
   }
 }

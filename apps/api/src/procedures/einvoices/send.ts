@@ -4,6 +4,7 @@ import { Prisma } from "@fiskal/db";
 import { buildUbl, IntermediaryError, validateEInvoice, type EInvoiceInput } from "@fiskal/fiscal";
 import { ApiError } from "../../errors.ts";
 import { withIdempotency } from "../../idempotency.ts";
+import { underLock } from "../../locks.ts";
 import { apiKeyProcedure } from "../../trpc.ts";
 import { EInvoiceSchema, SendEInvoiceInput, toEInvoice } from "./schemas.ts";
 
@@ -54,8 +55,8 @@ export const sendEInvoice = apiKeyProcedure
   .input(SendEInvoiceInput)
   .output(EInvoiceSchema)
   .mutation(({ input, ctx }) =>
-    withIdempotency(ctx, "einvoice.send", input, async () => {
-      const { db, kpd, intermediary } = ctx.services;
+    withIdempotency(ctx, "einvoice.send", input, async (control) => {
+      const { db, kpd, intermediary, log } = ctx.services;
       const accountId = ctx.principal.accountId;
       const doc = toDomain(input);
       const problems = validateEInvoice(doc, kpd);
@@ -66,41 +67,43 @@ export const sendEInvoice = apiKeyProcedure
           problems.map((p) => ({ path: toSnakePath(p.path), message: p.message })),
         ).toTRPC();
       }
-      const existing = await db.eInvoice.findUnique({
-        where: { accountId_sellerOib_number: { accountId, sellerOib: input.seller.oib, number: input.number } },
-        select: { id: true },
-      });
-      if (existing) throw new ApiError("conflict", `E-račun ${input.number} izdavatelja ${input.seller.oib} već je poslan (${existing.id}).`).toTRPC();
-
       const ubl = buildUbl(doc);
-      const sent = await sendWithRetry(() =>
-        intermediary.send({ ubl, sellerOib: input.seller.oib, buyerOib: input.buyer.oib, messageId: randomUUID() }),
-      );
-      try {
-        const row = await db.eInvoice.create({
-          data: {
-            accountId,
-            number: input.number,
-            sellerOib: input.seller.oib,
-            buyerOib: input.buyer.oib,
-            issueDate: input.issue_date,
-            currency: input.currency,
-            totalNet: new Prisma.Decimal(input.totals.net),
-            totalTax: new Prisma.Decimal(input.totals.vat),
-            totalGross: new Prisma.Decimal(input.totals.gross),
-            ubl,
-            status: sent.status,
-            intermediaryId: sent.id,
-            request: input as Prisma.InputJsonValue,
-          },
+
+      return underLock(db, `einvoice:${accountId}:${input.seller.oib}:${input.number}`, async (tx) => {
+        const existing = await tx.eInvoice.findUnique({
+          where: { accountId_sellerOib_number: { accountId, sellerOib: input.seller.oib, number: input.number } },
+          select: { id: true },
         });
-        return toEInvoice(row);
-      } catch (err) {
-        if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
-          throw new ApiError("conflict", `E-račun ${input.number} već je poslan.`).toTRPC();
+        if (existing) throw new ApiError("conflict", `E-račun ${input.number} izdavatelja ${input.seller.oib} već je poslan (${existing.id}).`).toTRPC();
+
+        const sent = await sendWithRetry(() =>
+          intermediary.send({ ubl, sellerOib: input.seller.oib, buyerOib: input.buyer.oib, messageId: randomUUID() }),
+        );
+        control.committed();
+        try {
+          const row = await tx.eInvoice.create({
+            data: {
+              accountId,
+              number: input.number,
+              sellerOib: input.seller.oib,
+              buyerOib: input.buyer.oib,
+              issueDate: input.issue_date,
+              currency: input.currency,
+              totalNet: new Prisma.Decimal(input.totals.net),
+              totalTax: new Prisma.Decimal(input.totals.vat),
+              totalGross: new Prisma.Decimal(input.totals.gross),
+              ubl,
+              status: sent.status,
+              intermediaryId: sent.id,
+              request: input as Prisma.InputJsonValue,
+            },
+          });
+          return toEInvoice(row);
+        } catch (err) {
+          log.error({ accountId, number: input.number, intermediaryId: sent.id, err: (err as Error).message }, "sent e-invoice could not be stored");
+          throw err;
         }
-        throw err;
-      }
+      });
     }),
   );
 

@@ -5,6 +5,7 @@ import { Prisma } from "@fiskal/db";
 import { computeZki, generateTestCertificate, isValidOib, TaxAuthorityError, type Receipt } from "@fiskal/fiscal";
 import { ApiError } from "../../errors.ts";
 import { withIdempotency } from "../../idempotency.ts";
+import { underLock } from "../../locks.ts";
 import { apiKeyProcedure, type Context } from "../../trpc.ts";
 import { InvoiceSchema, Money, Oib, toInvoice } from "./schemas.ts";
 
@@ -52,21 +53,13 @@ export const fiscalize = apiKeyProcedure
   .input(FiscalizeInput)
   .output(InvoiceSchema)
   .mutation(({ input, ctx }) =>
-    withIdempotency(ctx, "fiscalize", input, async () => {
-      const { db, taxAuthority } = ctx.services;
+    withIdempotency(ctx, "fiscalize", input, async (control) => {
+      const { db, taxAuthority, log } = ctx.services;
       const accountId = ctx.principal.accountId;
       const problems: { path: string; message: string }[] = [];
       if (!isValidOib(input.oib)) problems.push({ path: "oib", message: "OIB nema ispravnu kontrolnu znamenku." });
       if (input.operator_oib && !isValidOib(input.operator_oib)) problems.push({ path: "operator_oib", message: "OIB nema ispravnu kontrolnu znamenku." });
       if (problems.length) throw new ApiError("validation_error", "Račun nije ispravan.", problems).toTRPC();
-
-      const duplicate = await db.invoice.findUnique({
-        where: { accountId_premises_device_number: { accountId, premises: input.premises, device: input.device, number: input.number } },
-        select: { jir: true },
-      });
-      if (duplicate) {
-        throw new ApiError("conflict", `Račun ${input.number}/${input.premises}/${input.device} već je fiskaliziran (JIR ${duplicate.jir}).`).toTRPC();
-      }
 
       const account = await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { name: true } });
       const cert = await certificateFor(ctx, accountId, input.oib, account.name);
@@ -81,43 +74,53 @@ export const fiscalize = apiKeyProcedure
         vat: input.vat,
         operatorOib: input.operator_oib,
       };
-      const zki = computeZki(receipt, cert.keyPem);
-      let jir: string;
-      try {
-        ({ jir } = await taxAuthority.fiscalize({ receipt, zki, certPem: cert.certPem, messageId: randomUUID() }));
-      } catch (err) {
-        if (err instanceof TaxAuthorityError) {
-          if (err.kind === "rejected") {
-            throw new ApiError("validation_error", `Porezna uprava odbila je račun: ${err.message}`, { cis_code: err.code }).toTRPC();
-          }
-          throw new ApiError("upstream_unavailable", "Porezna uprava (CIS) trenutno nije dostupna; pokušajte ponovno s istim Idempotency-Key.", undefined, {
-            "Retry-After": "5",
-          }).toTRPC();
-        }
-        throw err;
-      }
-      try {
-        const row = await db.invoice.create({
-          data: {
-            accountId,
-            oib: input.oib,
-            number: input.number,
-            premises: input.premises,
-            device: input.device,
-            issuedAt: receipt.issuedAt,
-            total: new Prisma.Decimal(input.total),
-            paymentMethod: input.payment_method,
-            zki,
-            jir,
-            request: input as Prisma.InputJsonValue,
-          },
+      const label = `${input.number}/${input.premises}/${input.device}`;
+
+      return underLock(db, `fiscalize:${accountId}:${input.premises}:${input.device}:${input.number}`, async (tx) => {
+        const duplicate = await tx.invoice.findUnique({
+          where: { accountId_premises_device_number: { accountId, premises: input.premises, device: input.device, number: input.number } },
+          select: { jir: true },
         });
-        return toInvoice(row);
-      } catch (err) {
-        if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
-          throw new ApiError("conflict", `Račun ${input.number}/${input.premises}/${input.device} već je fiskaliziran.`).toTRPC();
+        if (duplicate) throw new ApiError("conflict", `Račun ${label} već je fiskaliziran (JIR ${duplicate.jir}).`).toTRPC();
+
+        const zki = computeZki(receipt, cert.keyPem);
+        let jir: string;
+        try {
+          ({ jir } = await taxAuthority.fiscalize({ receipt, zki, certPem: cert.certPem, messageId: randomUUID() }));
+        } catch (err) {
+          if (err instanceof TaxAuthorityError) {
+            if (err.kind === "rejected") {
+              throw new ApiError("validation_error", `Porezna uprava odbila je račun: ${err.message}`, { cis_code: err.code }).toTRPC();
+            }
+            throw new ApiError("upstream_unavailable", "Porezna uprava (CIS) trenutno nije dostupna; pokušajte ponovno s istim Idempotency-Key.", undefined, {
+              "Retry-After": "5",
+            }).toTRPC();
+          }
+          throw err;
         }
-        throw err;
-      }
+        control.committed();
+        try {
+          const row = await tx.invoice.create({
+            data: {
+              accountId,
+              oib: input.oib,
+              number: input.number,
+              premises: input.premises,
+              device: input.device,
+              issuedAt: receipt.issuedAt,
+              total: new Prisma.Decimal(input.total),
+              paymentMethod: input.payment_method,
+              zki,
+              jir,
+              request: input as Prisma.InputJsonValue,
+            },
+          });
+          return toInvoice(row);
+        } catch (err) {
+          // CIS has issued a JIR we could not store: keep it in the log so the receipt can be recovered.
+          log.error({ accountId, receipt: label, zki, jir, err: (err as Error).message }, "fiscalized receipt could not be stored");
+          throw err;
+        }
+      });
     }),
   );

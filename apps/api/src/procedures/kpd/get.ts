@@ -12,7 +12,7 @@ export const getKpd = apiKeyProcedure
   .input(z.object({ code: z.string().min(1).max(16).describe("npr. 62.10.11, 62.10, 62 ili J") }))
   .output(KpdCodeSchema)
   .query(({ input, ctx }) => {
-    const entry = ctx.services.kpd.get(decodeURIComponent(input.code));
+    const entry = ctx.services.kpd.get(input.code);
     if (!entry) throw new ApiError("not_found", `KPD šifra ${input.code} ne postoji u klasifikaciji KPD 2025.`).toTRPC();
     return toKpdCode(entry);
   });
