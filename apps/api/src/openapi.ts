@@ -24,7 +24,7 @@ const ERROR_WHEN: Record<ErrorCode, string> = {
   forbidden: "Ključ nema pravo na ovu radnju.",
   not_found: "Ruta ili objekt ne postoji u vašem računu.",
   method_not_allowed: "Putanja postoji s drugom metodom (vidi Allow).",
-  idempotency_conflict: "Idempotency-Key je upotrijebljen za drugo tijelo (details.reason \"mismatch\") ili se prvi zahtjev još obrađuje (\"in_progress\", uz Retry-After).",
+  idempotency_conflict: "Idempotency-Key je upotrijebljen za drugo tijelo (details.reason \"mismatch\"), prvi zahtjev se još obrađuje (\"in_progress\", uz Retry-After) ili mu ishod nije poznat (\"outcome_unknown\").",
   conflict: "Broj računa ili e-računa već je iskorišten.",
   payload_too_large: "Tijelo zahtjeva veće je od 1 MB.",
   unsupported_media_type: "Tijelo mora biti application/json.",

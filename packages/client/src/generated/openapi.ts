@@ -1054,7 +1054,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description idempotency_conflict: Idempotency-Key je upotrijebljen za drugo tijelo (details.reason "mismatch") ili se prvi zahtjev još obrađuje ("in_progress", uz Retry-After). conflict: Broj računa ili e-računa već je iskorišten. */
+            /** @description idempotency_conflict: Idempotency-Key je upotrijebljen za drugo tijelo (details.reason "mismatch"), prvi zahtjev se još obrađuje ("in_progress", uz Retry-After) ili mu ishod nije poznat ("outcome_unknown"). conflict: Broj računa ili e-računa već je iskorišten. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1414,7 +1414,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description idempotency_conflict: Idempotency-Key je upotrijebljen za drugo tijelo (details.reason "mismatch") ili se prvi zahtjev još obrađuje ("in_progress", uz Retry-After). conflict: Broj računa ili e-računa već je iskorišten. */
+            /** @description idempotency_conflict: Idempotency-Key je upotrijebljen za drugo tijelo (details.reason "mismatch"), prvi zahtjev se još obrađuje ("in_progress", uz Retry-After) ili mu ishod nije poznat ("outcome_unknown"). conflict: Broj računa ili e-računa već je iskorišten. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
