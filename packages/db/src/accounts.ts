@@ -117,7 +117,7 @@ export async function createAccount(
 
 /** Creates a key for the account and returns the plaintext once; only its hash is stored. */
 export async function createApiKey(
-  db: Db,
+  db: Db | Prisma.TransactionClient,
   accountId: string,
   name: string,
 ): Promise<{ id: string; key: string; prefix: string }> {

@@ -120,21 +120,28 @@ export function createEndpointStore(db: Db, allowPrivate: boolean) {
       if (!parsed.success) return invalid(parsed.error);
       const url = await validateWebhookUrl(parsed.data.url, { allowPrivate });
       if (!url.ok) return { ok: false, error: "invalid_url", message: url.reason };
-      const count = await db.webhookEndpoint.count({ where: { accountId } });
-      if (count >= MAX_ENDPOINTS_PER_ACCOUNT) {
+      const secret = generateSecret();
+      // The account row lock serializes concurrent creates, so the count is still true at the insert.
+      const endpoint = await db.$transaction(async (tx) => {
+        const account = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "Account" WHERE id = ${accountId}::uuid FOR UPDATE`;
+        if (account.length === 0) return "no_account" as const;
+        const count = await tx.webhookEndpoint.count({ where: { accountId } });
+        if (count >= MAX_ENDPOINTS_PER_ACCOUNT) return "limit_reached" as const;
+        return tx.webhookEndpoint.create({
+          data: {
+            accountId,
+            url: url.url.href,
+            description: parsed.data.description || null,
+            eventTypes: [...new Set(parsed.data.eventTypes ?? EVENT_TYPES)],
+            secret,
+          },
+          select: viewSelect,
+        });
+      });
+      if (endpoint === "no_account") return { ok: false, error: "not_found", message: "no such account" };
+      if (endpoint === "limit_reached") {
         return { ok: false, error: "limit_reached", message: `an account can have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints` };
       }
-      const secret = generateSecret();
-      const endpoint = await db.webhookEndpoint.create({
-        data: {
-          accountId,
-          url: url.url.href,
-          description: parsed.data.description || null,
-          eventTypes: [...new Set(parsed.data.eventTypes ?? EVENT_TYPES)],
-          secret,
-        },
-        select: viewSelect,
-      });
       return { ok: true, endpoint, secret };
     },
 

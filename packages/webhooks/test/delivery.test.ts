@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "@fiskal/db";
 import { Webhook } from "standardwebhooks";
-import type { Webhooks, WebhookWorker } from "../src/index.ts";
+import { createEndpointStore } from "../src/endpoints.ts";
+import { MAX_ENDPOINTS_PER_ACCOUNT, type Webhooks, type WebhookWorker } from "../src/index.ts";
 import { FAST_WORKER, openTestDb, startReceiver, waitFor, type Receiver, type TestDb } from "./helpers.ts";
 
 const warning = (accountId: string) => ({
@@ -233,5 +235,30 @@ describe("endpoints", () => {
 
     expect(await webhooks.endpoints.remove(account.id, id)).toEqual({ ok: true });
     expect(await webhooks.endpoints.list(account.id)).toEqual([]);
+  });
+
+  it("never exceed the endpoint cap under concurrent creates", async () => {
+    const account = await t.account("Busy d.o.o.");
+    for (let i = 0; i < MAX_ENDPOINTS_PER_ACCOUNT - 3; i++) {
+      const r = await webhooks.endpoints.create(account.id, { url: `http://127.0.0.1:9/existing-${i}` });
+      expect(r.ok).toBe(true);
+    }
+    // Separate clients, as separate portal processes would be, so the creates really overlap.
+    const clients = Array.from({ length: 10 }, () => createDb(t.url, { max: 1 }));
+    try {
+      await Promise.all(clients.map((c) => c.$queryRaw`SELECT 1`));
+      const results = await Promise.all(
+        clients.map((c, i) => createEndpointStore(c, true).create(account.id, { url: `http://127.0.0.1:9/parallel-${i}` })),
+      );
+      expect(results.filter((r) => r.ok)).toHaveLength(3);
+      expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.error === "limit_reached")).toBe(true);
+    } finally {
+      await Promise.all(clients.map((c) => c.$disconnect()));
+    }
+    expect(await t.db.webhookEndpoint.count({ where: { accountId: account.id } })).toBe(MAX_ENDPOINTS_PER_ACCOUNT);
+    expect(await webhooks.endpoints.create("00000000-0000-7000-8000-000000000000", { url: "http://127.0.0.1:9/x" })).toMatchObject({
+      ok: false,
+      error: "not_found",
+    });
   });
 });

@@ -1,6 +1,6 @@
 // Portal procedures against a real PostgreSQL database: scoping to the session's account,
 // expected outcomes as values, and the operator-only area.
-import { createAccount, createDb, createTestDatabase, hashPassword, type Db } from "@fiskal/db";
+import { createAccount, createApiKey, createDb, createTestDatabase, hashPassword, type Db } from "@fiskal/db";
 import { authOptions } from "~/server/auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "./root";
@@ -97,6 +97,15 @@ describe("keys", () => {
     const a = await customer();
     await expect(a.caller.keys.create({ name: "   " })).rejects.toThrow("Unesite naziv ključa.");
     expect(await a.caller.keys.list()).toEqual([]);
+  });
+
+  it("never exceed the cap of active keys under concurrent creates", async () => {
+    const a = await customer();
+    for (let i = 0; i < 20; i++) await createApiKey(db, a.account.id, `postojeći ${i}`);
+    const results = await inParallel(a, 12, (c, i) => c.keys.create({ name: `paralelni ${i}` }));
+    expect(results.filter((r) => r.ok)).toHaveLength(5);
+    expect(results.filter((r) => !r.ok)[0]).toMatchObject({ ok: false, message: expect.stringContaining("najviše 25 aktivnih ključeva") });
+    expect(await db.apiKey.count({ where: { accountId: a.account.id, revokedAt: null } })).toBe(25);
   });
 
   it("require a session", async () => {

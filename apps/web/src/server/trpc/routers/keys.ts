@@ -24,12 +24,16 @@ export const keysRouter = {
   create: protectedProcedure
     .input(z.object({ name: z.string().trim().min(1, "Unesite naziv ključa.").max(64, "Naziv može imati najviše 64 znaka.") }))
     .mutation(async ({ ctx, input }) => {
-      const active = await ctx.db.apiKey.count({ where: { accountId: ctx.accountId, revokedAt: null } });
-      if (active >= MAX_ACTIVE_KEYS) {
-        return { ok: false as const, message: `Račun može imati najviše ${MAX_ACTIVE_KEYS} aktivnih ključeva. Opozovite ključ koji više ne koristite.` };
-      }
-      const created = await createApiKey(ctx.db, ctx.accountId, input.name);
-      return { ok: true as const, id: created.id, key: created.key, prefix: created.prefix, name: input.name };
+      // The account row lock serializes concurrent creates, so the count is still true at the insert.
+      return ctx.db.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT 1 FROM "Account" WHERE id = ${ctx.accountId}::uuid FOR UPDATE`;
+        const active = await tx.apiKey.count({ where: { accountId: ctx.accountId, revokedAt: null } });
+        if (active >= MAX_ACTIVE_KEYS) {
+          return { ok: false as const, message: `Račun može imati najviše ${MAX_ACTIVE_KEYS} aktivnih ključeva. Opozovite ključ koji više ne koristite.` };
+        }
+        const created = await createApiKey(tx, ctx.accountId, input.name);
+        return { ok: true as const, id: created.id, key: created.key, prefix: created.prefix, name: input.name };
+      });
     }),
 
   revoke: protectedProcedure.input(z.object({ id: z.uuid("Neispravan ključ.") })).mutation(async ({ ctx, input }) => {
