@@ -7,6 +7,8 @@ export type {
   EmitResult,
   RedeliverResult,
   TestEventResult,
+  SendAdmission,
+  RateLimitedResult,
 } from "./webhooks.ts";
 export { createWarningDetector, warningDedupeKey, windowDay, thresholdUsage } from "./detector.ts";
 export type { WarningDetector, WarningDetectorOptions, WarningObservation, DayWindow } from "./detector.ts";

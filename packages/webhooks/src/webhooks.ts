@@ -48,17 +48,36 @@ export type WebhookWorker = { stop(): Promise<void> };
 
 export type EmitResult = { eventId: string; deliveries: number } | null;
 
+/**
+ * Decides whether a portal-triggered send (test event, redeliver) may go out now; called only once
+ * the request is known to be valid, so refused and no-op calls use up nothing.
+ */
+export type SendAdmission = () => Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }>;
+
+export type RateLimitedResult = { ok: false; error: "rate_limited"; message: string; retryAfterSeconds: number };
+
 export type RedeliverResult =
-  | { ok: true }
+  /** `alreadyQueued`: a manual attempt for this delivery was waiting to run, so nothing was added. */
+  | { ok: true; alreadyQueued?: true }
   | { ok: false; error: "not_found"; message: string }
-  | { ok: false; error: "endpoint_disabled"; message: string };
+  | { ok: false; error: "endpoint_disabled"; message: string }
+  | RateLimitedResult;
 
 export type TestEventResult =
   | { ok: true; eventId: string; deliveryId: string }
   | { ok: false; error: "not_found"; message: string }
-  | { ok: false; error: "endpoint_disabled"; message: string };
+  | { ok: false; error: "endpoint_disabled"; message: string }
+  | RateLimitedResult;
+
+function rateLimited(retryAfterSeconds: number): RateLimitedResult {
+  return { ok: false, error: "rate_limited", message: `too many sends, retry in ${retryAfterSeconds} s`, retryAfterSeconds };
+}
 
 const uuid = z.uuid();
+
+function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
 
 export function createWebhooks(options: WebhooksOptions) {
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -146,8 +165,11 @@ export function createWebhooks(options: WebhooksOptions) {
     return result && { eventId: result.eventId, deliveries: result.deliveryIds.length };
   }
 
-  /** Queues one more attempt now, outside the retry schedule. A success ends any pending schedule. */
-  async function redeliver(accountId: string, deliveryId: string): Promise<RedeliverResult> {
+  /**
+   * Queues one more attempt now, outside the retry schedule. A success ends any pending schedule.
+   * While a manual attempt for the delivery is still waiting to run, another one is not queued.
+   */
+  async function redeliver(accountId: string, deliveryId: string, opts: { admit?: SendAdmission } = {}): Promise<RedeliverResult> {
     if (!uuid.safeParse(accountId).success || !uuid.safeParse(deliveryId).success) {
       return { ok: false, error: "not_found", message: "no such delivery" };
     }
@@ -160,12 +182,25 @@ export function createWebhooks(options: WebhooksOptions) {
       return { ok: false, error: "endpoint_disabled", message: "enable the endpoint before redelivering" };
     }
     await prepared();
-    await enqueueDelivery(boss, queue, { deliveryId, mode: "manual" }, new Date(), pool);
-    return { ok: true };
+    return withTransaction(pool, async (client): Promise<RedeliverResult> => {
+      // Serializes redelivers of one delivery, so two at once cannot both see "nothing queued".
+      await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`webhook-redeliver:${deliveryId}`]);
+      const waiting = await client.query(
+        `SELECT 1 FROM ${quoteIdent(queue.schema)}.job
+          WHERE name = $1 AND state IN ('created', 'retry') AND data->>'deliveryId' = $2 AND data->>'mode' = 'manual'
+          LIMIT 1`,
+        [DELIVERY_QUEUE, deliveryId],
+      );
+      if (waiting.rowCount) return { ok: true, alreadyQueued: true };
+      const admission = opts.admit ? await opts.admit() : { allowed: true as const };
+      if (!admission.allowed) return rateLimited(admission.retryAfterSeconds);
+      await enqueueDelivery(boss, queue, { deliveryId, mode: "manual" }, new Date(), client);
+      return { ok: true };
+    });
   }
 
   /** Sends a `webhook.test` event to one endpoint, whatever it subscribes to. */
-  async function sendTestEvent(accountId: string, endpointId: string): Promise<TestEventResult> {
+  async function sendTestEvent(accountId: string, endpointId: string, opts: { admit?: SendAdmission } = {}): Promise<TestEventResult> {
     if (!uuid.safeParse(accountId).success || !uuid.safeParse(endpointId).success) {
       return { ok: false, error: "not_found", message: "no such webhook endpoint" };
     }
@@ -175,6 +210,10 @@ export function createWebhooks(options: WebhooksOptions) {
     });
     if (!endpoint) return { ok: false, error: "not_found", message: "no such webhook endpoint" };
     if (!endpoint.enabled) return { ok: false, error: "endpoint_disabled", message: "enable the endpoint before testing it" };
+    if (opts.admit) {
+      const admission = await opts.admit();
+      if (!admission.allowed) return rateLimited(admission.retryAfterSeconds);
+    }
     const data = { endpoint_id: endpointId, message: "This is a test event from Fiskal." };
     const result = await record(accountId, "webhook.test", data, null, [endpointId]);
     const deliveryId = result?.deliveryIds[0];

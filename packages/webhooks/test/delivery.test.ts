@@ -189,6 +189,61 @@ describe("delivery", () => {
   });
 });
 
+describe("portal-triggered sends", () => {
+  it("queue one manual attempt per delivery until it runs, and ask admission only for real sends", async () => {
+    // No worker on this queue schema: queued jobs stay queued for the test to count.
+    const idle = t.webhooks({ queueSchema: "pgboss_idle" });
+    const account = await t.account();
+    const created = await idle.endpoints.create(account.id, { url: "http://127.0.0.1:9/hook" });
+    if (!created.ok) throw new Error(created.message);
+    const emitted = await idle.emit(account.id, "rate_limit.warning", warning(account.id));
+    const delivery = (await idle.listDeliveries(account.id)).items[0]!;
+    expect(emitted?.deliveries).toBe(1);
+
+    let asked = 0;
+    const admit = async () => {
+      asked++;
+      return { allowed: true as const };
+    };
+    const results = await Promise.all(Array.from({ length: 5 }, () => idle.redeliver(account.id, delivery.id, { admit })));
+    expect(results.filter((r) => r.ok && !r.alreadyQueued)).toHaveLength(1);
+    expect(results.filter((r) => r.ok && r.alreadyQueued)).toHaveLength(4);
+    expect(asked).toBe(1);
+    const manualJobs = async () =>
+      (
+        await t.db.$queryRawUnsafe<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM pgboss_idle.job WHERE data->>'deliveryId' = $1 AND data->>'mode' = 'manual'`,
+          delivery.id,
+        )
+      )[0]!.n;
+    expect(await manualJobs()).toBe(1);
+
+    // Once the queued attempt has been taken, a new redeliver is queued again.
+    await t.db.$executeRawUnsafe(`UPDATE pgboss_idle.job SET state = 'completed' WHERE data->>'deliveryId' = $1`, delivery.id);
+    expect(await idle.redeliver(account.id, delivery.id, { admit })).toEqual({ ok: true });
+    expect(await manualJobs()).toBe(2);
+
+    await t.db.$executeRawUnsafe(`UPDATE pgboss_idle.job SET state = 'completed' WHERE data->>'deliveryId' = $1`, delivery.id);
+    const refuse = async () => ({ allowed: false as const, retryAfterSeconds: 7 });
+    expect(await idle.redeliver(account.id, delivery.id, { admit: refuse })).toMatchObject({ ok: false, error: "rate_limited", retryAfterSeconds: 7 });
+    expect(await idle.sendTestEvent(account.id, created.endpoint.id, { admit: refuse })).toMatchObject({
+      ok: false,
+      error: "rate_limited",
+      retryAfterSeconds: 7,
+    });
+    expect(await manualJobs()).toBe(2);
+    expect((await idle.listEvents(account.id)).items.map((e) => e.type)).toEqual(["rate_limit.warning"]);
+
+    // Invalid or disabled targets are answered without asking for admission.
+    asked = 0;
+    expect(await idle.redeliver(account.id, "00000000-0000-7000-8000-000000000000", { admit })).toMatchObject({ error: "not_found" });
+    await idle.endpoints.disable(account.id, created.endpoint.id);
+    expect(await idle.sendTestEvent(account.id, created.endpoint.id, { admit })).toMatchObject({ error: "endpoint_disabled" });
+    expect(await idle.redeliver(account.id, delivery.id, { admit })).toMatchObject({ error: "endpoint_disabled" });
+    expect(asked).toBe(0);
+  });
+});
+
 describe("endpoints", () => {
   it("creates, updates, rotates and removes, scoped to the account", async () => {
     const account = await t.account();

@@ -21,7 +21,8 @@ function storeConfig(): StoreConfig {
   return { kind: "memory" };
 }
 
-function limiter(): RateLimiter {
+/** The portal's limiter (sign-in, sign-up, webhook sends), one per process. */
+export function portalLimiter(): RateLimiter {
   holder.__fiskalLoginLimiter ??= createRateLimiter({ store: storeConfig(), prefix: `${env().rateLimitPrefix}:portal` });
   return holder.__fiskalLoginLimiter;
 }
@@ -29,7 +30,7 @@ function limiter(): RateLimiter {
 export type AttemptVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 async function decide(identity: string, limits: Limits): Promise<AttemptVerdict> {
-  const d = await limiter().decide({ identity, limits });
+  const d = await portalLimiter().decide({ identity, limits });
   return d.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: d.retryAfterSeconds ?? 60 };
 }
 

@@ -16,6 +16,9 @@ beforeAll(async () => {
   process.env.NEXTAUTH_SECRET = "test-secret-0123456789abcdef";
   // Lets endpoints point at loopback, so no test depends on outside DNS.
   process.env.WEBHOOKS_ALLOW_PRIVATE = "1";
+  // The portal's limiter on the real Redis, under a prefix no other run uses.
+  process.env.REDIS_URL = "redis://127.0.0.1:6379";
+  process.env.RATE_LIMIT_PREFIX = `fiskal_t_web_${process.pid}_${Date.now()}`;
 });
 
 afterAll(async () => {
@@ -375,6 +378,30 @@ describe("webhooks", () => {
     expect(await a.caller.webhooks.sendTest({ id: created.id })).toMatchObject({ ok: false, message: expect.stringContaining("isključena") });
     expect(await a.caller.webhooks.remove({ id: created.id })).toEqual({ ok: true });
     expect(await a.caller.webhooks.endpoints()).toEqual([]);
+  });
+
+  it("limit test events and redeliveries per account, and do not queue a redeliver twice", async () => {
+    const a = await customer();
+    const b = await customer();
+    const created = await a.caller.webhooks.create({ url: "http://127.0.0.1:9/hook" });
+    if (!created.ok) throw new Error(created.message);
+    expect(await a.caller.webhooks.sendTest({ id: created.id })).toEqual({ ok: true });
+    const deliveryId = (await a.caller.webhooks.events({})).items[0]!.deliveries[0]!.id;
+    // Nothing delivers in this process, so the first redeliver is still queued at the second.
+    expect(await a.caller.webhooks.redeliver({ deliveryId })).toEqual({ ok: true });
+    expect(await a.caller.webhooks.redeliver({ deliveryId })).toEqual({ ok: true, message: expect.stringContaining("već čeka") });
+
+    const results = [];
+    for (let i = 0; i < 12; i++) results.push(await a.caller.webhooks.sendTest({ id: created.id }));
+    const refused = results.filter((r) => !r.ok);
+    // 10 per minute: at most 8 more after the first two sends, however the burst window falls.
+    expect(results.filter((r) => r.ok).length).toBeLessThanOrEqual(8);
+    expect(refused[0]).toMatchObject({ ok: false, message: expect.stringMatching(/^Previše slanja webhookova\. Pokušajte ponovno za \d+ sekund[uei]\.$/) });
+    expect((await a.caller.webhooks.events({})).items).toHaveLength(1 + results.filter((r) => r.ok).length);
+
+    const other = await b.caller.webhooks.create({ url: "http://127.0.0.1:9/hook" });
+    if (!other.ok) throw new Error(other.message);
+    expect(await b.caller.webhooks.sendTest({ id: other.id })).toEqual({ ok: true });
   });
 
   it("refuse a URL that is not http(s) with a Croatian message", async () => {

@@ -45,7 +45,8 @@ const STATUS: Record<Delivery["status"], { label: string; cls: string }> = {
   failed: { label: "Neuspjelo", cls: "badge danger" },
 };
 
-type Outcome = { ok: true } | { ok: false; message: string };
+/** A success may carry its own message (e.g. a redeliver that was already queued). */
+type Outcome = { ok: true; message?: string } | { ok: false; message: string };
 
 export function WebhooksManager({ endpoints, events }: { endpoints: Endpoint[]; events: { items: EventRow[]; nextCursor: string | null } }) {
   const router = useRouter();
@@ -63,7 +64,7 @@ export function WebhooksManager({ endpoints, events }: { endpoints: Endpoint[]; 
     setMessage(null);
     try {
       const r = await action();
-      setMessage(r.ok ? { kind: "ok", text: success } : { kind: "error", text: r.message });
+      setMessage({ kind: r.ok ? "ok" : "error", text: r.message ?? success });
       if (r.ok) router.refresh();
       return r.ok;
     } catch (err) {

@@ -1,14 +1,15 @@
 // Webhook endpoints and deliveries of the signed-in account (logic lives in @fiskal/webhooks).
-import { EVENT_TYPES, MAX_ENDPOINTS_PER_ACCOUNT, type EndpointError } from "@fiskal/webhooks";
+import { EVENT_TYPES, MAX_ENDPOINTS_PER_ACCOUNT, type EndpointError, type RateLimitedResult } from "@fiskal/webhooks";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { webhookSendAdmission, webhookSendRefusedMessage } from "~/server/webhook-limits";
 import { webhooks } from "~/server/webhooks";
 import { protectedProcedure } from "../trpc";
 
 type Failure = { ok: false; message: string };
 
 /** Croatian sentence for an outcome of the webhooks package; its own detail is kept in brackets. */
-function failure(e: EndpointError | { ok: false; error: "endpoint_disabled" | "not_found"; message: string }): Failure {
+function failure(e: EndpointError | RateLimitedResult | { ok: false; error: "endpoint_disabled" | "not_found"; message: string }): Failure {
   switch (e.error) {
     case "invalid_url":
       return { ok: false, message: `Ta adresa nije dopuštena: potrebna je javna http(s) adresa (${e.message}).` };
@@ -20,6 +21,8 @@ function failure(e: EndpointError | { ok: false; error: "endpoint_disabled" | "n
       return { ok: false, message: "Adresa je isključena. Uključite je prije slanja." };
     case "not_found":
       return { ok: false, message: "Webhook adresa ili isporuka ne postoji." };
+    case "rate_limited":
+      return { ok: false, message: webhookSendRefusedMessage(e.retryAfterSeconds) };
   }
 }
 
@@ -72,13 +75,14 @@ export const webhooksRouter = {
   }),
 
   sendTest: protectedProcedure.input(endpointId).mutation(async ({ ctx, input }) => {
-    const r = await webhooks().sendTestEvent(ctx.accountId, input.id);
+    const r = await webhooks().sendTestEvent(ctx.accountId, input.id, { admit: webhookSendAdmission(ctx.accountId) });
     return r.ok ? { ok: true as const } : failure(r);
   }),
 
   redeliver: protectedProcedure.input(z.object({ deliveryId: z.uuid("Neispravna isporuka.") })).mutation(async ({ ctx, input }) => {
-    const r = await webhooks().redeliver(ctx.accountId, input.deliveryId);
-    return r.ok ? { ok: true as const } : failure(r);
+    const r = await webhooks().redeliver(ctx.accountId, input.deliveryId, { admit: webhookSendAdmission(ctx.accountId) });
+    if (!r.ok) return failure(r);
+    return r.alreadyQueued ? { ok: true as const, message: "Ponovno slanje već čeka u redu; nije dodano još jedno." } : { ok: true as const };
   }),
 
   events: protectedProcedure
