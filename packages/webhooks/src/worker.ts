@@ -110,7 +110,8 @@ async function recordAttempt(ctx: DeliveryContext, job: DeliveryJob, endpointId:
       status = "succeeded";
       nextAttemptAt = null;
     } else if (gone) {
-      status = "failed";
+      // A delivery another attempt already answered stays answered; the endpoint is still disabled.
+      if (status !== "succeeded") status = "failed";
       nextAttemptAt = null;
       await client.query(
         `UPDATE "WebhookEndpoint" SET enabled = false, "disabledReason" = $2, "updatedAt" = now() WHERE id = $1`,

@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "@fiskal/db";
 import { Webhook } from "standardwebhooks";
@@ -116,6 +118,45 @@ describe("delivery", () => {
     expect(await webhooks.redeliver(account.id, delivery.id)).toMatchObject({ ok: false, error: "endpoint_disabled" });
     expect(await webhooks.sendTestEvent(account.id, endpoint.id)).toMatchObject({ ok: false, error: "endpoint_disabled" });
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it("keeps a delivery succeeded when a slower attempt then gets 410 Gone, and still disables the endpoint", async () => {
+    // Its own queue and a long timeout, so the held first attempt is answered, not timed out.
+    const slow = t.webhooks({ queueSchema: "pgboss_gone", timeoutMs: 10_000, jobExpireSeconds: 20 });
+    const slowWorker = await slow.startWorker(FAST_WORKER);
+    let releaseFirst: (() => void) | undefined;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        if (!releaseFirst) releaseFirst = () => res.writeHead(410).end();
+        else res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const account = await t.account();
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+      const created = await slow.endpoints.create(account.id, { url });
+      if (!created.ok) throw new Error(created.message);
+      await slow.emit(account.id, "rate_limit.warning", warning(account.id));
+      await waitFor(() => releaseFirst !== undefined);
+      const delivery = (await slow.listDeliveries(account.id)).items[0]!;
+      expect(await slow.redeliver(account.id, delivery.id)).toEqual({ ok: true });
+      await waitFor(async () => (await slow.getDelivery(account.id, delivery.id))?.status === "succeeded");
+      releaseFirst!();
+      const after = await waitFor(async () => {
+        const d = await slow.getDelivery(account.id, delivery.id);
+        return d && d.attemptCount === 2 ? d : undefined;
+      });
+      expect(after.status).toBe("succeeded");
+      expect(after.nextAttemptAt).toBeNull();
+      expect(after.attempts.map((a) => [a.number, a.manual, a.statusCode])).toEqual([[1, true, 200], [2, false, 410]]);
+      expect((await slow.endpoints.get(account.id, created.endpoint.id))?.enabled).toBe(false);
+    } finally {
+      await slowWorker.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it("honours Retry-After", async () => {
