@@ -20,6 +20,10 @@ const refused: [string, RegExp][] = [
   ["http://[::ffff:127.0.0.1]/hook", /loopback/],
   ["http://[::ffff:7f00:1]/hook", /loopback/],
   ["http://[::ffff:10.0.0.1]/hook", /private/],
+  ["http://[::127.0.0.1]/hook", /IPv4-compatible/],
+  ["http://[::7f00:1]/hook", /IPv4-compatible/],
+  ["http://[::10.0.0.1]/hook", /IPv4-compatible/],
+  ["http://[::93.184.215.14]/hook", /IPv4-compatible/],
   ["http://10.0.0.1/hook", /private/],
   ["http://172.16.5.4/hook", /private/],
   ["http://192.168.1.1/hook", /private/],
@@ -62,6 +66,8 @@ describe("validateWebhookUrl", () => {
     expect(await validateWebhookUrl("http://10.1.2.3/hook", { allowPrivate: true })).toMatchObject({ ok: true });
     expect(await validateWebhookUrl("http://0.0.0.0/hook", { allowPrivate: true })).toMatchObject({ ok: false });
     expect(await validateWebhookUrl("http://[ff02::1]/hook", { allowPrivate: true })).toMatchObject({ ok: false });
+    expect(await validateWebhookUrl("http://[::127.0.0.1]/hook", { allowPrivate: true })).toMatchObject({ ok: false });
+    expect(await validateWebhookUrl("http://[::1]/hook", { allowPrivate: true })).toMatchObject({ ok: true });
     expect(await validateWebhookUrl("ftp://127.0.0.1/hook", { allowPrivate: true })).toMatchObject({ ok: false });
     expect(await validateWebhookUrl("http://a:b@127.0.0.1/hook", { allowPrivate: true })).toMatchObject({ ok: false });
   });

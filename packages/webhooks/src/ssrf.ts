@@ -21,6 +21,11 @@ export function checkAddress(address: string, allowPrivate: boolean): AddressChe
   const ip = ipaddr.process(address);
   const range = ip.range();
   if (ALWAYS_REFUSED.has(range)) return { ok: false, reason: `${range} address ${ip.toString()} is not allowed` };
+  // IPv4-compatible IPv6 (::/96, deprecated by RFC 4291): some stacks route ::127.0.0.1 to the IPv4
+  // address it carries. :: and ::1 were judged above as unspecified and loopback.
+  if (ip.kind() === "ipv6" && range !== "loopback" && (ip as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0)) {
+    return { ok: false, reason: `IPv4-compatible address ${ip.toString()} is not allowed` };
+  }
   if (range === "unicast" || allowPrivate) return { ok: true };
   return { ok: false, reason: `${range} address ${ip.toString()} is not allowed` };
 }
