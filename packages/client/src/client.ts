@@ -22,10 +22,16 @@ import type {
 /** Values per batch request the API accepts (a batch counts as one request). */
 export const MAX_BATCH = 100;
 
+/** Default cap on a single wait: a 60 s Retry-After can double twice before the cap binds. */
+const DEFAULT_MAX_DELAY_MS = 300_000;
+
 export interface RetryOptions {
   /** Times a call may be sent in total, the first included (default 5). */
   maxAttempts?: number;
-  /** Cap on any single wait in ms, and the longest Retry-After worth waiting for (default 60,000). */
+  /**
+   * Cap on any single wait in ms, and the longest Retry-After worth waiting for (default 300,000:
+   * five times the usual 60 s Retry-After, so that further 429s really double the wait).
+   */
   maxDelayMs?: number;
   /** First wait after a network error or timeout of an idempotent request, doubled each time (default 500). */
   networkDelayMs?: number;
@@ -139,7 +145,7 @@ export class FiskalClient {
     this.clock = options.clock ?? systemClock;
     this.timeoutMs = positive("timeoutMs", options.timeoutMs ?? 30_000);
     this.maxAttempts = positiveInt("retry.maxAttempts", options.retry?.maxAttempts ?? 5);
-    this.maxDelayMs = positive("retry.maxDelayMs", options.retry?.maxDelayMs ?? 60_000);
+    this.maxDelayMs = positive("retry.maxDelayMs", options.retry?.maxDelayMs ?? DEFAULT_MAX_DELAY_MS);
     this.networkDelayMs = nonNegative("retry.networkDelayMs", options.retry?.networkDelayMs ?? 500);
     this.defaultRemaining = nonNegative("rateLimit.defaultRemaining", options.rateLimit?.defaultRemaining ?? 100);
     this.defaultRetryAfterSeconds = nonNegative("rateLimit.defaultRetryAfterSeconds", options.rateLimit?.defaultRetryAfterSeconds ?? 60);

@@ -54,6 +54,14 @@ describe("429: wait Retry-After, doubling on each further 429", () => {
     expect(err).toMatchObject({ code: "rate_limit_exceeded", status: 429, retryAfter: 3, attempts: 5, requestId: "req_429", docUrl: "http://portal.test/docs/rate-limits" });
   });
 
+  it("doubles with the default cap too: 60 s, 120 s, 240 s, then the 300 s cap", async () => {
+    const s = setup(() => tooMany(60));
+    const err = await s.clock.run(rejection(s.client.validateOib("69435151530")));
+    expect(s.retries.map((r) => r.waitMs)).toEqual([60_000, 120_000, 240_000, 300_000]);
+    expect(s.at()).toEqual([0, 60_000, 180_000, 420_000, 720_000]);
+    expect(err).toMatchObject({ code: "rate_limit_exceeded", retryAfter: 60, attempts: 5 });
+  });
+
   it("uses Retry-After 60 when the header is absent", async () => {
     const s = setup((_, i) => (i === 0 ? tooMany(null) : json(200, OK)));
     await s.clock.run(s.client.validateOib("69435151530"));
