@@ -4,6 +4,7 @@ import { useRef, useState } from "react";
 import { Alert } from "~/components/Alert";
 import { CopyButton } from "~/components/CopyButton";
 import { formatDateTime, formatShortDateTime } from "~/lib/format";
+import { olderPagesFor, olderPagesOf } from "~/lib/paging";
 import { errorMessage, trpc } from "~/lib/trpc-client";
 
 type Endpoint = {
@@ -54,8 +55,10 @@ export function WebhooksManager({ endpoints, events }: { endpoints: Endpoint[]; 
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   const [secrets, setSecrets] = useState<Record<string, string>>({});
   const [newSecret, setNewSecret] = useState<{ id: string; secret: string } | null>(null);
-  const [older, setOlder] = useState<EventRow[]>([]);
-  const [cursor, setCursor] = useState(events.nextCursor);
+  const [pages, setPages] = useState(() => olderPagesOf(events));
+  // router.refresh() hands in a new first page; older pages are then dropped and paging starts over.
+  const older = olderPagesFor(pages, events);
+  const cursor = older.cursor;
   const [confirm, setConfirm] = useState<{ kind: "remove" | "rotate"; endpoint: Endpoint } | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
 
@@ -143,8 +146,7 @@ export function WebhooksManager({ endpoints, events }: { endpoints: Endpoint[]; 
     setBusy("older");
     try {
       const page = await trpc.webhooks.events.query({ cursor });
-      setOlder((o) => [...o, ...page.items]);
-      setCursor(page.nextCursor);
+      setPages({ base: events, items: [...older.items, ...page.items], cursor: page.nextCursor });
     } catch (err) {
       setMessage({ kind: "error", text: errorMessage(err) });
     } finally {
@@ -152,7 +154,7 @@ export function WebhooksManager({ endpoints, events }: { endpoints: Endpoint[]; 
     }
   }
 
-  const allEvents = [...events.items, ...older];
+  const allEvents = [...events.items, ...older.items];
 
   return (
     <>
@@ -243,15 +245,28 @@ export function WebhooksManager({ endpoints, events }: { endpoints: Endpoint[]; 
                           disabled={busy !== null || !e.enabled}
                           onClick={() => run(`test-${e.id}`, () => trpc.webhooks.sendTest.mutate({ id: e.id }), "Testni događaj je u redu za slanje; pojavit će se u zapisniku ispod.")}
                           data-testid="send-test-event"
+                          aria-label={`Testni događaj za ${e.url}`}
                         >
                           {busy === `test-${e.id}` ? "Slanje…" : "Testni događaj"}
                         </button>
                         {secrets[e.id] ? null : (
-                          <button type="button" className="btn secondary small" disabled={busy !== null} onClick={() => showSecret(e.id)}>
+                          <button
+                            type="button"
+                            className="btn secondary small"
+                            disabled={busy !== null}
+                            onClick={() => showSecret(e.id)}
+                            aria-label={`Prikaži tajnu za ${e.url}`}
+                          >
                             Prikaži tajnu
                           </button>
                         )}
-                        <button type="button" className="btn secondary small" disabled={busy !== null} onClick={() => ask("rotate", e)}>
+                        <button
+                          type="button"
+                          className="btn secondary small"
+                          disabled={busy !== null}
+                          onClick={() => ask("rotate", e)}
+                          aria-label={`Nova tajna za ${e.url}`}
+                        >
                           Nova tajna
                         </button>
                         <button
@@ -265,6 +280,7 @@ export function WebhooksManager({ endpoints, events }: { endpoints: Endpoint[]; 
                               e.enabled ? "Adresa je isključena." : "Adresa je ponovno uključena.",
                             )
                           }
+                          aria-label={`${e.enabled ? "Isključi" : "Uključi"} ${e.url}`}
                         >
                           {e.enabled ? "Isključi" : "Uključi"}
                         </button>
@@ -349,6 +365,7 @@ export function WebhooksManager({ endpoints, events }: { endpoints: Endpoint[]; 
                           disabled={busy !== null}
                           onClick={() => run(`redeliver-${d.id}`, () => trpc.webhooks.redeliver.mutate({ deliveryId: d.id }), "Isporuka je ponovno u redu za slanje.")}
                           data-testid="redeliver"
+                          aria-label={`Pošalji ponovno ${ev.type} ${ev.id} na ${d.endpointUrl}`}
                         >
                           {busy === `redeliver-${d.id}` ? "Slanje…" : "Pošalji ponovno"}
                         </button>
