@@ -10,6 +10,11 @@ import type { RateLimitEvent, RateLimiter, StoreConfig, WindowState } from "./ty
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** setTimeout may fire a millisecond early by the wall clock (libuv's cached loop time): finish the wait exactly. */
+async function sleepUntil(at: number) {
+  await sleep(Math.max(0, at - Date.now()));
+  while (Date.now() < at) await sleep(1);
+}
 
 /** Waits until `marginMs` are left before the end of the current bucket of `windowMs`, so a short test stays in one bucket. */
 async function awayFromBucketEnd(windowMs: number, marginMs: number): Promise<void> {
@@ -169,10 +174,10 @@ describe.each(stores)("decisions on the %s store", (_, store) => {
       const windows = await rl.peek({ identity, limits });
       if (Date.now() < refused.binding.reset) expect(byName(windows, "burst").remaining).toBe(0);
     }
-    await sleep(Math.max(0, refused.binding.reset - Date.now()));
+    await sleepUntil(refused.binding.reset);
     expect(byName(await rl.peek({ identity, limits }), "burst").remaining).toBeGreaterThanOrEqual(1);
 
-    await sleep(Math.max(0, answeredAt + refused.retryAfterSeconds! * 1000 - Date.now()));
+    await sleepUntil(answeredAt + refused.retryAfterSeconds! * 1000);
     const retried = await rl.decide({ identity, limits });
     expect(retried.allowed).toBe(true);
   });

@@ -1,8 +1,8 @@
-import { ENDPOINT_LIMITS, PLANS } from "@fiskal/limits";
+import { ENDPOINT_LIMITS } from "@fiskal/limits";
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { PlansTable } from "~/components/PlansTable";
 import { PublicHeader } from "~/components/PublicHeader";
-import { formatInt, PLAN_LABELS } from "~/lib/format";
 import { currentSessionOrNull } from "~/server/session";
 
 export const dynamic = "force-dynamic";
@@ -36,32 +36,7 @@ export default async function Home() {
               <span className="hint">zahtjeva po računu</span>
             </div>
             <div className="table-wrap" style={{ marginTop: 12 }}>
-              <table className="data">
-                <thead>
-                  <tr>
-                    <th>Paket</th>
-                    <th className="num">u sekundi</th>
-                    <th className="num">u minuti</th>
-                    <th className="num">dnevno</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {Object.entries(PLANS).map(([plan, l]) => (
-                    <tr key={plan}>
-                      <td>{PLAN_LABELS[plan]}</td>
-                      <td className="num">{formatInt(l.burst)}</td>
-                      <td className="num">{formatInt(l.perMinute)}</td>
-                      <td className="num">{formatInt(l.perDay)}</td>
-                    </tr>
-                  ))}
-                  <tr>
-                    <td>Enterprise</td>
-                    <td className="num" colSpan={3}>
-                      po dogovoru
-                    </td>
-                  </tr>
-                </tbody>
-              </table>
+              <PlansTable enterprise="po dogovoru" burstLabel="U sekundi" />
             </div>
           </div>
         </section>

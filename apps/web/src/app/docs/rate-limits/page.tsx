@@ -1,7 +1,8 @@
-import { ANONYMOUS_LIMITS, ENDPOINT_LIMITS, PLANS } from "@fiskal/limits";
+import { ANONYMOUS_LIMITS, ENDPOINT_LIMITS } from "@fiskal/limits";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { portalUrl } from "~/env";
+import { PlansTable } from "~/components/PlansTable";
 import { formatInt, PLAN_LABELS } from "~/lib/format";
 import { examples, headerBlock } from "./example";
 
@@ -19,32 +20,7 @@ export default function RateLimitsDoc() {
       </p>
 
       <h2 id="paketi">Paketi</h2>
-      <table className="data">
-        <thead>
-          <tr>
-            <th>Paket</th>
-            <th className="num">U sekundi (burst)</th>
-            <th className="num">U minuti</th>
-            <th className="num">Dnevno</th>
-          </tr>
-        </thead>
-        <tbody>
-          {Object.entries(PLANS).map(([plan, l]) => (
-            <tr key={plan}>
-              <td>{PLAN_LABELS[plan]}</td>
-              <td className="num">{formatInt(l.burst)}</td>
-              <td className="num">{formatInt(l.perMinute)}</td>
-              <td className="num">{formatInt(l.perDay)}</td>
-            </tr>
-          ))}
-          <tr>
-            <td>Enterprise</td>
-            <td className="num" colSpan={3} style={{ textAlign: "center" }}>
-              po dogovoru — operater postavlja ograničenja za vaš račun
-            </td>
-          </tr>
-        </tbody>
-      </table>
+      <PlansTable enterprise="po dogovoru — operater postavlja ograničenja za vaš račun" />
 
       <h2 id="endpointi">Ograničenja endpointa</h2>
       <p>Neki endpointi imaju i vlastito ograničenje po minuti, koje vrijedi uz ograničenja paketa:</p>
