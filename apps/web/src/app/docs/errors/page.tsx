@@ -27,8 +27,14 @@ export default function ErrorsDoc() {
         Svaka pogreška, na svakoj ruti, ima isti oblik. Na tRPC sučelju isti <code>code</code>, <code>message</code> i{" "}
         <code>doc_url</code> stižu u <code>error.data</code>.
       </p>
-      <pre>{`{"error":{"code":"validation_error","message":"Račun nije ispravan.","doc_url":"…/docs/errors#validation_error",
- "details":[{"path":"oib","message":"OIB nema ispravnu kontrolnu znamenku."}]}}`}</pre>
+      <pre>{`{
+  "error": {
+    "code": "validation_error",
+    "message": "Račun nije ispravan.",
+    "doc_url": "…/docs/errors#validation_error",
+    "details": [{ "path": "oib", "message": "OIB nema ispravnu kontrolnu znamenku." }]
+  }
+}`}</pre>
       <p>
         I odgovori s pogreškom nose zaglavlja ograničenja (<Link href="/docs/rate-limits#zaglavlja">X-RateLimit-*</Link>) i{" "}
         <code>X-Request-Id</code>. Poruke su na hrvatskom; kodovi su stabilni i na njih se možete osloniti u kodu.
