@@ -6,7 +6,6 @@ import {
   createApiKey,
   createDb,
   EmbeddedPostgresBusyError,
-  ENDPOINT_GROUP_NAMES,
   migrate,
   revokeApiKey,
   setPlan,
@@ -14,7 +13,7 @@ import {
   type Db,
   type Plan,
 } from "@fiskal/db";
-import { limitsFor, type PlanName } from "@fiskal/limits";
+import { ENDPOINT_GROUPS, limitsFor, type PlanName } from "@fiskal/limits";
 import { loadEnv } from "./env.ts";
 
 const USAGE = `Fiskal operator CLI
@@ -57,8 +56,8 @@ function endpointOverrides(specs: string[] | undefined): Record<string, number> 
   const out: Record<string, number> = {};
   for (const spec of specs) {
     const m = /^(\w+)=(\d+)$/.exec(spec);
-    if (!m || !(ENDPOINT_GROUP_NAMES as readonly string[]).includes(m[1]!)) {
-      throw new UsageError(`--endpoint takes GROUP=N with GROUP one of ${ENDPOINT_GROUP_NAMES.join(", ")}; got "${spec}"`);
+    if (!m || !(ENDPOINT_GROUPS as readonly string[]).includes(m[1]!)) {
+      throw new UsageError(`--endpoint takes GROUP=N with GROUP one of ${ENDPOINT_GROUPS.join(", ")}; got "${spec}"`);
     }
     out[m[1]!] = int("endpoint", m[2]);
   }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { hash as argon2Hash, verify as argon2Verify, type Algorithm } from "@node-rs/argon2";
 import { isValidOib } from "@fiskal/fiscal";
+import { ENDPOINT_GROUPS, type EndpointGroup } from "@fiskal/limits";
 import type { Db } from "./client.ts";
 import { Prisma, type Account, type Plan } from "./generated/prisma/client.ts";
 
@@ -9,10 +10,8 @@ export type CustomLimits = {
   perDay: number;
   burst: number;
   /** Per-minute overrides of the dedicated endpoint limits (groups fiscalize, einvoice, kpd, oib). */
-  endpoints?: Partial<Record<EndpointGroupName, number>>;
+  endpoints?: Partial<Record<EndpointGroup, number>>;
 };
-export const ENDPOINT_GROUP_NAMES = ["fiscalize", "einvoice", "kpd", "oib"] as const;
-export type EndpointGroupName = (typeof ENDPOINT_GROUP_NAMES)[number];
 
 /** Channel on which account changes are announced so every API instance drops its cached view at once. */
 export const INVALIDATION_CHANNEL = "fiskal_invalidate";
@@ -86,8 +85,8 @@ function customColumns(plan: Plan, custom: CustomLimits | undefined) {
   }
   const endpoints = custom.endpoints ?? {};
   for (const [group, value] of Object.entries(endpoints)) {
-    if (!(ENDPOINT_GROUP_NAMES as readonly string[]).includes(group)) {
-      throw new DbInputError(`custom.endpoints.${group} is not an endpoint group (${ENDPOINT_GROUP_NAMES.join(", ")})`);
+    if (!(ENDPOINT_GROUPS as readonly string[]).includes(group)) {
+      throw new DbInputError(`custom.endpoints.${group} is not an endpoint group (${ENDPOINT_GROUPS.join(", ")})`);
     }
     if (!Number.isSafeInteger(value) || value < 1 || value > 2_147_483_647) {
       throw new DbInputError(`custom.endpoints.${group} must be a positive integer, got ${String(value)}`);

@@ -20,10 +20,8 @@ export {
   DEMO_OIB,
   OPERATOR_ACCOUNT_NAME,
   OPERATOR_EMAIL,
-  ENDPOINT_GROUP_NAMES,
   INVALIDATION_CHANNEL,
   type CustomLimits,
-  type EndpointGroupName,
   type EnsureDemoResult,
 } from "./accounts.ts";
 export { createTestDatabase } from "./testing.ts";

@@ -49,6 +49,7 @@ describe("plans", () => {
     expect(endpointLimit(l, "fiscalize")).toBe(30);
     expect(() => limitsFor({ ...base, customEndpointLimits: { oib: 0 } })).toThrow(/endpoints\.oib/);
     expect(() => limitsFor({ ...base, customEndpointLimits: { admin: 5 } })).toThrow(/not an endpoint group/);
+    expect(() => limitsFor({ ...base, customEndpointLimits: { toString: 5 } })).toThrow(/not an endpoint group/);
     expect(() => limitsFor({ ...base, customEndpointLimits: [1] })).toThrow(InvalidLimitsError);
     expect(limitsFor({ plan: "BUSINESS", customEndpointLimits: { oib: 5_000 } }).endpoints).toBeUndefined();
   });

@@ -56,7 +56,7 @@ export function assertLimits(limits: Limits): void {
     }
   }
   for (const [group, value] of Object.entries(limits.endpoints ?? {})) {
-    if (!(group in ENDPOINT_LIMITS)) throw new InvalidLimitsError(`limits.endpoints.${group} is not an endpoint group`);
+    if (!Object.hasOwn(ENDPOINT_LIMITS, group)) throw new InvalidLimitsError(`limits.endpoints.${group} is not an endpoint group`);
     if (!isPositiveInt(value)) throw new InvalidLimitsError(`limits.endpoints.${group} must be a positive integer, got ${String(value)}`);
   }
 }
