@@ -120,3 +120,14 @@ export function trpcClient(base: string, key?: string) {
 }
 
 export const VALID_OIB = "69435151530";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The sliding windows weight the previous bucket, so "exactly N in a fresh window" holds for requests
+ * that land in one bucket: start right after a 1 s bucket boundary.
+ */
+export async function atBucketStart(): Promise<number> {
+  await sleep(1000 - (Date.now() % 1000) + 2);
+  return Date.now();
+}

@@ -1,18 +1,10 @@
 // DESIGN §4 through the real HTTP stack, on the shared Redis store and on the in-process store.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setPlan } from "@fiskal/db";
-import { call, startHarness, trpcClient, VALID_OIB, type Harness } from "./harness.ts";
+import { atBucketStart, call, startHarness, trpcClient, VALID_OIB, type Harness } from "./harness.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * Upstash's sliding window weights the previous 1 s bucket, so "exactly the burst limit" holds for
- * requests that land in one bucket: start right after a bucket boundary and finish before the next.
- */
-async function atBucketStart() {
-  await sleep(1000 - (Date.now() % 1000));
-  return Date.now();
-}
 const withinBucket = (startedAt: number) => Date.now() - (startedAt - (startedAt % 1000)) < 1000;
 const oib = (h: Harness, key: string) => call(h.url, "POST", "/v1/validate/oib", { key, body: { oib: VALID_OIB } });
 
@@ -80,6 +72,7 @@ describe.each(["redis", "memory"] as const)("rate limits over REST (%s store)", 
 
   it("admits a client that waits exactly Retry-After", async () => {
     const a = await h.account({ plan: "ENTERPRISE", custom: { burst: 3, perMinute: 1_000, perDay: 10_000 } });
+    await atBucketStart();
     for (let i = 0; i < 3; i++) expect((await oib(h, a.key)).status).toBe(200);
     const refused = await oib(h, a.key);
     expect(refused.status).toBe(429);
@@ -93,6 +86,7 @@ describe.each(["redis", "memory"] as const)("rate limits over REST (%s store)", 
 
   it("returns the exact 429 body and the binding window in the headers", async () => {
     const a = await h.account({ plan: "ENTERPRISE", custom: { burst: 2, perMinute: 1_000, perDay: 10_000 } });
+    await atBucketStart();
     await oib(h, a.key);
     await oib(h, a.key);
     const r = await oib(h, a.key);

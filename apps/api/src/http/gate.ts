@@ -126,8 +126,15 @@ function refuse(services: Services, res: ServerResponse, principal: Principal | 
   return { principal, decision, error: new ApiError("rate_limit_exceeded", body.error.message) };
 }
 
-/** For free status calls: the same windows and headers, without consuming anything. */
+/** Free status calls take nothing from the account's quota but have an allowance of their own. */
+export const STATUS_LIMITS = { burst: 10, perMinute: 120, perDay: 20_000 } as const;
+
+/** For free status calls: the same windows and headers, without consuming the account's quota. */
 async function peekDecision(services: Services, principal: Principal): Promise<Decision> {
+  const allowance = await timed(services, () =>
+    services.limiter.decide({ identity: `acct:${principal.accountId}:status`, limits: STATUS_LIMITS }),
+  );
+  if (!allowance.allowed) return allowance;
   const windows = await services.limiter.peek({ identity: `acct:${principal.accountId}`, limits: principal.limits });
   const binding = windows.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.reset > a.reset) ? b : a));
   return { allowed: true, windows, binding, degraded: services.limiter.fallbackActive() };
