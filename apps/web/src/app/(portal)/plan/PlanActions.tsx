@@ -1,34 +1,15 @@
 "use client";
-import { useRouter } from "next/navigation";
-import { useState } from "react";
 import { Alert } from "~/components/Alert";
 import { formatDateTime, PLAN_LABELS } from "~/lib/format";
-import { errorMessage, trpc } from "~/lib/trpc-client";
+import { trpc } from "~/lib/trpc-client";
+import { useAction } from "~/lib/use-action";
 
 const ORDER = ["SANDBOX", "STARTER", "BUSINESS", "ENTERPRISE"];
 
 type Props = { plan: string; pending: { plan: string; createdAt: string } | null };
 
 export function PlanActions({ plan, pending }: Props) {
-  const router = useRouter();
-  const [busy, setBusy] = useState<string | null>(null);
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
-
-  async function run(key: string, action: () => Promise<{ ok: true } | { ok: false; message: string }>, success: string) {
-    setBusy(key);
-    setMessage(null);
-    try {
-      const r = await action();
-      setMessage(r.ok ? { kind: "ok", text: success } : { kind: "error", text: r.message });
-      if (r.ok) router.refresh();
-      return r.ok;
-    } catch (err) {
-      setMessage({ kind: "error", text: errorMessage(err) });
-      return false;
-    } finally {
-      setBusy(null);
-    }
-  }
+  const { busy, message, run } = useAction();
 
   async function onEnterprise(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();

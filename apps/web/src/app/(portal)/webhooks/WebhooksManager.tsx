@@ -1,11 +1,11 @@
 "use client";
-import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { Alert } from "~/components/Alert";
 import { CopyButton } from "~/components/CopyButton";
 import { formatDateTime, formatShortDateTime } from "~/lib/format";
 import { olderPagesFor, olderPagesOf } from "~/lib/paging";
 import { errorMessage, trpc } from "~/lib/trpc-client";
+import { useAction } from "~/lib/use-action";
 
 type Endpoint = {
   id: string;
@@ -47,12 +47,9 @@ const STATUS: Record<Delivery["status"], { label: string; cls: string }> = {
 };
 
 /** A success may carry its own message (e.g. a redeliver that was already queued). */
-type Outcome = { ok: true; message?: string } | { ok: false; message: string };
 
 export function WebhooksManager({ endpoints, events }: { endpoints: Endpoint[]; events: { items: EventRow[]; nextCursor: string | null } }) {
-  const router = useRouter();
-  const [busy, setBusy] = useState<string | null>(null);
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const { busy, setBusy, message, setMessage, run, router } = useAction();
   const [secrets, setSecrets] = useState<Record<string, string>>({});
   const [newSecret, setNewSecret] = useState<{ id: string; secret: string } | null>(null);
   const [pages, setPages] = useState(() => olderPagesOf(events));
@@ -61,22 +58,6 @@ export function WebhooksManager({ endpoints, events }: { endpoints: Endpoint[]; 
   const cursor = older.cursor;
   const [confirm, setConfirm] = useState<{ kind: "remove" | "rotate"; endpoint: Endpoint } | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
-
-  async function run(key: string, action: () => Promise<Outcome>, success: string): Promise<boolean> {
-    setBusy(key);
-    setMessage(null);
-    try {
-      const r = await action();
-      setMessage({ kind: r.ok ? "ok" : "error", text: r.message ?? success });
-      if (r.ok) router.refresh();
-      return r.ok;
-    } catch (err) {
-      setMessage({ kind: "error", text: errorMessage(err) });
-      return false;
-    } finally {
-      setBusy(null);
-    }
-  }
 
   async function onCreate(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
