@@ -3,6 +3,7 @@
 // and meter micro-benchmarks. Figures are ratios to the baseline because this machine is noisy.
 //
 //   BENCH_SECONDS (default 10)  BENCH_CONNECTIONS (default 50)  REDIS_URL  TEST_ADMIN_DATABASE_URL
+//   BENCH_CPU_PROFILE=DIR  writes a V8 CPU profile of the API process to DIR (open it in Chrome DevTools)
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -95,6 +96,7 @@ try {
   if (built.status !== 0) throw new Error("the API build failed");
   const apiPackage = JSON.parse(readFileSync(path.join(root, "apps/api/package.json"), "utf8")) as { scripts: { start: string } };
   const [, ...startArgs] = apiPackage.scripts.start.split(" ");
+  if (process.env.BENCH_CPU_PROFILE) startArgs.unshift("--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROFILE)}`);
   const api = start(process.execPath, startArgs, {
     DATABASE_URL: db.url,
     REDIS_URL: redisUrl,

@@ -214,6 +214,22 @@ describe.each(stores)("decisions on the %s store", (_, store) => {
     expect(downgraded.binding).toMatchObject({ name: "minute", limit: 3, remaining: 0 });
   });
 
+  it("a Limits object changed in place is judged by its new values (windows are cached per object)", async () => {
+    const identity = id();
+    await awayFromBucketEnd(60_000, 3_000);
+    const limits: Limits = { burst: 10, perMinute: 2, perDay: 100, endpoints: { kpd: 50 } };
+    expect((await rl.decide({ identity, limits, endpoint: "kpd" })).allowed).toBe(true);
+    expect((await rl.decide({ identity, limits, endpoint: "kpd" })).allowed).toBe(true);
+    expect((await rl.decide({ identity, limits, endpoint: "kpd" })).allowed).toBe(false);
+    limits.perMinute = 5;
+    limits.endpoints = { kpd: 3 };
+    const d = await rl.decide({ identity, limits, endpoint: "kpd" });
+    expect(d.allowed).toBe(true);
+    expect(byName(d.windows, "minute")).toMatchObject({ limit: 5, remaining: 2 });
+    expect(byName(d.windows, "endpoint")).toMatchObject({ limit: 3, remaining: 0 });
+    expect((await rl.decide({ identity, limits, endpoint: "kpd" })).binding).toMatchObject({ name: "endpoint", limit: 3 });
+  });
+
   it("peek reads without consuming", async () => {
     const identity = id();
     const limits: Limits = { burst: 10, perMinute: 60, perDay: 10_000 };

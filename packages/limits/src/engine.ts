@@ -41,6 +41,21 @@ export function windowSpecs(limits: Limits, endpoint?: EndpointGroup): WindowSpe
   return specs;
 }
 
+function matches(specs: WindowSpec[], limits: Limits, endpoint?: EndpointGroup): boolean {
+  for (const spec of specs) {
+    const expected =
+      spec.name === "burst"
+        ? limits.burst
+        : spec.name === "minute"
+          ? limits.perMinute
+          : spec.name === "day"
+            ? limits.perDay
+            : endpointLimit(limits, endpoint!);
+    if (spec.limit !== expected) return false;
+  }
+  return true;
+}
+
 /** Wraps every Redis phase, e.g. with a timeout. */
 export type Guard = <T>(p: Promise<T>) => Promise<T>;
 
@@ -55,8 +70,36 @@ interface Counted {
   admitsAt: number;
 }
 
+/** The windows of one (limits, endpoint) pair with their Ratelimit instances, in the same order. */
+interface Plan {
+  specs: WindowSpec[];
+  limiters: Ratelimit[];
+}
+
 export class Engine {
   private readonly limiters = new Map<string, Ratelimit>();
+  /**
+   * Keyed by the Limits object itself: callers hold one per account for as long as they cache it
+   * (and ANONYMOUS_LIMITS is a constant), so a request reuses the plan instead of rebuilding it.
+   * Entries go with their Limits object, and are rebuilt if its values change.
+   */
+  private readonly plans = new WeakMap<Limits, Map<EndpointGroup | undefined, Plan>>();
+
+  private planFor(limits: Limits, endpoint?: EndpointGroup): Plan {
+    let byEndpoint = this.plans.get(limits);
+    if (!byEndpoint) {
+      byEndpoint = new Map();
+      this.plans.set(limits, byEndpoint);
+    }
+    let plan = byEndpoint.get(endpoint);
+    // an object changed in place must not keep its old windows
+    if (!plan || !matches(plan.specs, limits, endpoint)) {
+      const specs = windowSpecs(limits, endpoint);
+      plan = { specs, limiters: specs.map((s) => this.limiterFor(s)) };
+      byEndpoint.set(endpoint, plan);
+    }
+    return plan;
+  }
 
   constructor(
     private readonly redis: Redis,
@@ -136,8 +179,8 @@ export class Engine {
 
   async decide(input: DecideInput, guard: Guard): Promise<EngineResult> {
     const { identity } = input;
-    const specs = windowSpecs(input.limits, input.endpoint);
-    const responses = await guard(Promise.all(specs.map((s) => this.limiterFor(s).limit(identity))));
+    const { specs, limiters } = this.planFor(input.limits, input.endpoint);
+    const responses = await guard(Promise.all(limiters.map((l) => l.limit(identity))));
 
     if (responses.every((r) => r.success)) {
       const windows = specs.map((spec, i): WindowState => {

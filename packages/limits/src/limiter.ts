@@ -4,7 +4,7 @@
  */
 import { Redis } from "@upstash/redis";
 import { Engine, type Guard } from "./engine.ts";
-import { createIORedisRequester, type IORedisRequester } from "./ioredis-requester.ts";
+import { createRedisRequester, type RedisRequester } from "./redis-requester.ts";
 import { createMemoryRequester } from "./memory-requester.ts";
 import { ENDPOINT_LIMITS, assertLimits, InvalidLimitsError } from "./policy.ts";
 import type { Decision, DecideInput, RateLimitEvent, RateLimiter, StoreConfig, WindowState } from "./types.ts";
@@ -79,16 +79,19 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     };
   }
 
-  let requester: IORedisRequester | undefined;
+  let requester: RedisRequester | undefined;
   let redis: Redis;
+  let guard: Guard;
   if (store.kind === "redis") {
-    requester = createIORedisRequester(store.url, timeoutMs);
+    requester = createRedisRequester(store.url, timeoutMs);
     redis = new Redis(requester);
+    // the requester times its commands itself, with one timer for all of them
+    guard = passThrough;
   } else {
     redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false, retry: false });
+    guard = timeoutGuard(timeoutMs);
   }
   const primary = new Engine(redis, prefix);
-  const guard = timeoutGuard(timeoutMs);
   let local: Engine | undefined;
   const fallbackEngine = (): Engine => (local ??= new Engine(new Redis(createMemoryRequester()), prefix));
 

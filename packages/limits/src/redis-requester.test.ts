@@ -1,0 +1,191 @@
+/**
+ * The RESP codec on its own, and the requester against private redis-server processes (password,
+ * database number, a server that stops answering, one that goes away and comes back).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import net from "node:net";
+import { afterAll, describe, expect, it } from "vitest";
+import { Redis } from "@upstash/redis";
+import { Ratelimit } from "@upstash/ratelimit";
+import { encodeCommand, RedisReplyError, RespParser, RespProtocolError, type Reply } from "./resp.ts";
+import { createRedisRequester, parseRedisUrl } from "./redis-requester.ts";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("RESP codec", () => {
+  it("encodes a command as an array of bulk strings, counting bytes, not characters", () => {
+    expect(encodeCommand(["SET", "ključ", 42, true])).toBe("*4\r\n$3\r\nSET\r\n$6\r\nključ\r\n$2\r\n42\r\n$4\r\ntrue\r\n");
+  });
+
+  const stream =
+    "+OK\r\n-ERR wrong\r\n:-17\r\n$5\r\nhe\r\no\r\n$-1\r\n*-1\r\n*0\r\n" +
+    "*3\r\n:1\r\n*2\r\n$3\r\nabc\r\n$-1\r\n-NOSCRIPT nope\r\n$6\r\nčšć\r\n:9007199254740991\r\n";
+  const expected = [
+    "OK",
+    new RedisReplyError("ERR wrong"),
+    -17,
+    "he\r\no",
+    null,
+    null,
+    [],
+    [1, ["abc", null], new RedisReplyError("NOSCRIPT nope")],
+    "čšć",
+    9007199254740991,
+  ];
+
+  it("parses every reply type, whole", () => {
+    const out: Reply[] = [];
+    new RespParser((r) => out.push(r)).feed(Buffer.from(stream));
+    expect(out).toEqual(expected);
+    expect(out[1]).toBeInstanceOf(RedisReplyError);
+  });
+
+  it("parses the same replies whatever the chunk boundaries (split at every byte, and byte by byte)", () => {
+    const bytes = Buffer.from(stream);
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const out: Reply[] = [];
+      const parser = new RespParser((r) => out.push(r));
+      parser.feed(bytes.subarray(0, cut));
+      parser.feed(bytes.subarray(cut));
+      expect(out, `cut at ${cut}`).toEqual(expected);
+    }
+    const out: Reply[] = [];
+    const parser = new RespParser((r) => out.push(r));
+    for (const byte of bytes) parser.feed(Buffer.from([byte]));
+    expect(out).toEqual(expected);
+  });
+
+  it("rejects a stream that is not RESP", () => {
+    expect(() => new RespParser(() => {}).feed(Buffer.from("HTTP/1.1 400 Bad Request\r\n"))).toThrow(RespProtocolError);
+    expect(() => new RespParser(() => {}).feed(Buffer.from(":12a\r\n"))).toThrow(RespProtocolError);
+  });
+});
+
+describe("parseRedisUrl", () => {
+  it("reads host, port, TLS, credentials and database", () => {
+    expect(parseRedisUrl("redis://127.0.0.1:6380")).toEqual({ host: "127.0.0.1", port: 6380, tls: false, username: undefined, password: undefined, db: 0 });
+    expect(parseRedisUrl("rediss://user:p%40ss@cache.example:6390/3")).toEqual({ host: "cache.example", port: 6390, tls: true, username: "user", password: "p@ss", db: 3 });
+    expect(parseRedisUrl("redis://:secret@[::1]/2")).toMatchObject({ host: "::1", port: 6379, password: "secret", db: 2 });
+    expect(() => parseRedisUrl("http://localhost")).toThrow(/redis:\/\//);
+    expect(() => parseRedisUrl("redis://localhost/x")).toThrow(/database number/);
+  });
+});
+
+async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const port = (server.address() as net.AddressInfo).port;
+  server.close();
+  await once(server, "close");
+  return port;
+}
+
+const children = new Set<ChildProcess>();
+afterAll(() => {
+  for (const c of children) c.kill("SIGKILL");
+});
+
+async function startRedis(port: number, extra: string[] = []): Promise<ChildProcess> {
+  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--loglevel", "warning", ...extra], { stdio: "ignore" });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const up = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, "127.0.0.1");
+      s.once("connect", () => (s.destroy(), resolve(true)));
+      s.once("error", () => resolve(false));
+    });
+    if (up) return child;
+    if (Date.now() > deadline) throw new Error("redis-server did not start");
+    await sleep(25);
+  }
+}
+
+describe("Redis requester", () => {
+  it("authenticates, selects the database and keeps replies in command order under pipelining", async () => {
+    const port = await freePort();
+    await startRedis(port, ["--requirepass", "tajna lozinka"]);
+    const rq = createRedisRequester(`redis://:${encodeURIComponent("tajna lozinka")}@127.0.0.1:${port}/5`, 500);
+    await rq.ready(2_000);
+    await rq.send(["SET", "k", "db5"]);
+    // the key went to database 5
+    expect(await rq.send(["EVAL", "redis.call('SELECT', 0); return redis.call('EXISTS', 'k')", 0])).toBe(0);
+    const replies = await Promise.all(Array.from({ length: 500 }, (_, i) => rq.send(["INCRBY", "n", i])));
+    let sum = 0;
+    expect(replies).toEqual(Array.from({ length: 500 }, (_, i) => (sum += i)));
+    await expect(rq.send(["INCR", "k"])).rejects.toThrow(/not an integer/);
+    await rq.close();
+
+    const wrong = createRedisRequester(`redis://:wrong@127.0.0.1:${port}`, 500);
+    await expect(wrong.ready(2_000)).rejects.toThrow(/WRONGPASS|invalid password/);
+    await wrong.close();
+  });
+
+  it("serves @upstash/ratelimit: scripts without the shebang, and EVAL when the script cache was flushed", async () => {
+    const port = await freePort();
+    await startRedis(port);
+    const rq = createRedisRequester(`redis://127.0.0.1:${port}`, 500);
+    await rq.ready(2_000);
+    const rl = new Ratelimit({ redis: new Redis(rq), limiter: Ratelimit.slidingWindow(2, "10 s"), prefix: "t", ephemeralCache: false, timeout: 0, enableTelemetry: false });
+    expect((await rl.limit("a")).success).toBe(true);
+    await rq.send(["SCRIPT", "FLUSH"]);
+    expect((await rl.limit("a")).success).toBe(true);
+    expect((await rl.limit("a")).success).toBe(false);
+    await rq.close();
+  });
+
+  it("fails in-flight commands when the server stops answering, fails fast while down, and reconnects", async () => {
+    const port = await freePort();
+    const server = await startRedis(port);
+    const rq = createRedisRequester(`redis://127.0.0.1:${port}`, 100);
+    await rq.ready(2_000);
+    expect(await rq.send(["PING"])).toBe("PONG");
+
+    server.kill("SIGSTOP");
+    const started = performance.now();
+    await expect(rq.send(["PING"])).rejects.toThrow(/did not answer within 100 ms/);
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(100);
+    expect(waited).toBeLessThan(400);
+    server.kill("SIGCONT");
+
+    // back in the background, without any call to wait on
+    const deadline = Date.now() + 3_000;
+    let reply: unknown = null;
+    while (reply !== "PONG" && Date.now() < deadline) {
+      reply = await rq.send(["PING"]).catch(() => null);
+      await sleep(20);
+    }
+    expect(reply).toBe("PONG");
+
+    const exited = once(server, "exit");
+    server.kill("SIGKILL");
+    await exited;
+    await sleep(50);
+    const t0 = performance.now();
+    await expect(rq.send(["PING"])).rejects.toThrow(/not connected/);
+    expect(performance.now() - t0).toBeLessThan(20);
+
+    await startRedis(port);
+    const deadline2 = Date.now() + 3_000;
+    reply = null;
+    while (reply !== "PONG" && Date.now() < deadline2) {
+      reply = await rq.send(["PING"]).catch(() => null);
+      await sleep(20);
+    }
+    expect(reply).toBe("PONG");
+    await rq.close();
+    await expect(rq.send(["PING"])).rejects.toThrow(/closed/);
+  });
+
+  it("reports a refused connection at once instead of waiting out ready()", async () => {
+    const port = await freePort();
+    const rq = createRedisRequester(`redis://127.0.0.1:${port}`, 100);
+    const t0 = performance.now();
+    await expect(rq.ready(5_000)).rejects.toThrow(/unreachable/);
+    expect(performance.now() - t0).toBeLessThan(1_000);
+    await rq.close();
+  });
+});
