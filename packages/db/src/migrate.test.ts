@@ -1,11 +1,13 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDb } from "./client.ts";
 import { EmbeddedPostgresBusyError, startEmbeddedPostgres } from "./embedded.ts";
-import { migrate } from "./migrate.ts";
+import { migrate, migrationsUpToDate } from "./migrate.ts";
+import { readMigrationsList } from "./schema-engine.ts";
+import { cp } from "node:fs/promises";
 import { emptyDatabase, query } from "./test-support.ts";
 
 import { readdirSync } from "node:fs";
@@ -39,6 +41,29 @@ describe("migrate on PostgreSQL", () => {
     const history = await query(db.url, `SELECT migration_name, finished_at FROM "_prisma_migrations"`);
     expect(history).toHaveLength(ALL.length);
     expect(history.every((h) => h.finished_at !== null)).toBe(true);
+  });
+
+  it("knows without the schema engine when nothing is pending, and still applies a new migration", async () => {
+    const db = await emptyDatabase();
+    cleanup.push(db.drop);
+    const dir = await mkdtemp(path.join(tmpdir(), "fiskal-migrations-"));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    await cp(MIGRATIONS_DIR, dir, { recursive: true });
+    expect(await migrationsUpToDate(db.url, readMigrationsList(dir))).toBe(false); // no history table yet
+    await migrate(db.url, dir);
+    expect(await migrationsUpToDate(db.url, readMigrationsList(dir))).toBe(true);
+
+    const added = "29991231000000_extra_column";
+    await mkdir(path.join(dir, added));
+    await writeFile(path.join(dir, added, "migration.sql"), `ALTER TABLE "Account" ADD COLUMN "probe" TEXT;\n`);
+    expect(await migrationsUpToDate(db.url, readMigrationsList(dir))).toBe(false);
+    expect(await migrate(db.url, dir)).toEqual({ applied: [added] });
+    expect(await migrationsUpToDate(db.url, readMigrationsList(dir))).toBe(true);
+
+    // an applied migration whose file has changed since is not "up to date": the engine decides
+    await writeFile(path.join(dir, added, "migration.sql"), `ALTER TABLE "Account" ADD COLUMN "probe2" TEXT;\n`);
+    expect(await migrationsUpToDate(db.url, readMigrationsList(dir))).toBe(false);
+    expect(await migrationsUpToDate("postgres://postgres@127.0.0.1:1/nowhere", readMigrationsList(dir))).toBe(false);
   });
 
   it("is safe when two processes start at the same time", async () => {
