@@ -46,7 +46,15 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
 }
 
-async function load(url: string, headers: Record<string, string>, opts: { overallRate?: number; pid?: number } = {}) {
+/** CPU seconds (user + system) the process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function load(url: string, headers: Record<string, string>, opts: { overallRate?: number; pid?: number; cpuPid?: number } = {}) {
+  const cpuBefore = opts.cpuPid ? cpuSeconds(opts.cpuPid) : 0;
   let peakRss = 0;
   const sampler = opts.pid ? setInterval(() => (peakRss = Math.max(peakRss, rssMb(opts.pid!))), 200) : null;
   const result = await autocannon({
@@ -63,7 +71,9 @@ async function load(url: string, headers: Record<string, string>, opts: { overal
   });
   if (sampler) clearInterval(sampler);
   const non2xx = result.non2xx + result.errors;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx, total: result.requests.total, peakRssMb: Math.round(peakRss) };
+  // server CPU per answered request: steadier than requests/s when other processes share the cores
+  const cpuUsPerRequest = opts.cpuPid ? Math.round(((cpuSeconds(opts.cpuPid) - cpuBefore) * 1e6) / Math.max(1, result.requests.total)) : undefined;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx, total: result.requests.total, peakRssMb: Math.round(peakRss), cpuUsPerRequest };
 }
 
 const children: ChildProcess[] = [];
@@ -76,7 +86,7 @@ function start(cmd: string, args: string[], env: NodeJS.ProcessEnv): ChildProces
 try {
   // Baseline: the same request answered by a bare node:http handler in its own process.
   const barePort = await freePort();
-  start(process.execPath, [path.join(here, "bare-server.mjs")], { PORT: String(barePort) });
+  const bareServer = start(process.execPath, [path.join(here, "bare-server.mjs")], { PORT: String(barePort) });
   await waitUp(`http://127.0.0.1:${barePort}/healthz`);
 
   const db = await createTestDatabase();
@@ -123,8 +133,8 @@ try {
   // Warm both (JIT, connection pools, key cache), then measure baseline and full stack back to back.
   await load(bareUrl, {}, {});
   await load(apiUrl, auth, {});
-  const bare = await load(bareUrl, {});
-  const full = await load(apiUrl, auth, { pid: api.pid });
+  const bare = await load(bareUrl, {}, { cpuPid: bareServer.pid });
+  const full = await load(apiUrl, auth, { pid: api.pid, cpuPid: api.pid });
   const atRate = await load(apiUrl, auth, { overallRate: 1_000, pid: api.pid });
 
   const limiter = spawnSync(path.join(root, "node_modules/.bin/tsx"), [path.join(here, "limiter.ts")], {
@@ -154,8 +164,8 @@ try {
   };
   mkdirSync(path.join(here, "results"), { recursive: true });
   writeFileSync(path.join(here, "results", "latest.json"), JSON.stringify(report, null, 2));
-  console.log(`bare node:http      ${bare.rps.toFixed(0)} req/s  p50 ${bare.p50} ms  p99 ${bare.p99} ms`);
-  console.log(`full stack          ${full.rps.toFixed(0)} req/s  p50 ${full.p50} ms  p99 ${full.p99} ms  (${(ratio * 100).toFixed(1)}% of bare)`);
+  console.log(`bare node:http      ${bare.rps.toFixed(0)} req/s  p50 ${bare.p50} ms  p99 ${bare.p99} ms  CPU ${bare.cpuUsPerRequest} µs/request`);
+  console.log(`full stack          ${full.rps.toFixed(0)} req/s  p50 ${full.p50} ms  p99 ${full.p99} ms  CPU ${full.cpuUsPerRequest} µs/request  (${(ratio * 100).toFixed(1)}% of bare; by CPU ${((bare.cpuUsPerRequest! / full.cpuUsPerRequest!) * 100).toFixed(1)}%)`);
   console.log(`full stack @1000/s  p50 ${atRate.p50} ms  p99 ${atRate.p99} ms  peak RSS ${report.budgets.rss.value} MB`);
   console.log(`limiter decide()    ${JSON.stringify(limiterJson)}`);
   let failed = 0;

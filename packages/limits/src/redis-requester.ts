@@ -210,28 +210,31 @@ export function createRedisRequester(url: string, timeoutMs: number): RedisReque
   // upstash hash of the original script → stripped script and its hash
   const scripts = new Map<string, { sha: string; body: string }>();
 
-  const evalScript = async (script: { sha: string; body: string }, rest: Arg[]): Promise<Reply> => {
-    try {
-      return await send(["EVALSHA", script.sha, ...rest]);
-    } catch (err) {
+  const evalScript = (script: { sha: string; body: string }, args: readonly Arg[]): Promise<Reply> => {
+    // args[0] is the hash or script Upstash sent; the rest (numkeys, keys, arguments) go as they are
+    const withSha = args.slice();
+    withSha[0] = script.sha;
+    return send(["EVALSHA", ...withSha]).catch((err: unknown) => {
       if (!(err instanceof RedisReplyError) || !err.message.startsWith("NOSCRIPT")) throw err;
-      return await send(["EVAL", script.body, ...rest]);
-    }
+      withSha[0] = script.body;
+      return send(["EVAL", ...withSha]);
+    });
   };
 
-  const execute = (command: string, args: Arg[]): Promise<Reply> => {
-    if (command === "evalsha") {
+  const execute = (command: string, args: readonly Arg[]): Promise<Reply> => {
+    const name = command.toLowerCase();
+    if (name === "evalsha") {
       const known = scripts.get(String(args[0]));
       // Upstash answers NOSCRIPT by sending the script itself with `eval`
       if (!known) return Promise.reject(new RedisReplyError("NOSCRIPT No matching script. Please use EVAL."));
-      return evalScript(known, args.slice(1));
+      return evalScript(known, args);
     }
-    if (command === "eval") {
+    if (name === "eval") {
       const original = String(args[0]);
       const body = original.replace(SHEBANG, "");
       const script = { sha: sha1(body), body };
       if (scripts.size < 64) scripts.set(sha1(original), script);
-      return evalScript(script, args.slice(1));
+      return evalScript(script, args);
     }
     return send([command, ...args]);
   };
@@ -239,14 +242,13 @@ export function createRedisRequester(url: string, timeoutMs: number): RedisReque
   return {
     send,
     lastError: () => lastError,
-    request: async <TResult>(req: UpstashRequest): Promise<UpstashResponse<TResult>> => {
-      if (req.path && req.path.length > 0) return { error: "ERR pipelines are not supported over TCP" };
-      const [command, ...args] = req.body as Arg[];
-      try {
-        return { result: (await execute(String(command).toLowerCase(), args)) as TResult };
-      } catch (err) {
-        return { error: (err as Error).message };
-      }
+    request: <TResult>(req: UpstashRequest): Promise<UpstashResponse<TResult>> => {
+      if (req.path && req.path.length > 0) return Promise.resolve({ error: "ERR pipelines are not supported over TCP" });
+      const body = req.body as Arg[];
+      return execute(String(body[0]), body.slice(1)).then(
+        (result) => ({ result: result as TResult }),
+        (err: Error) => ({ error: err.message }),
+      );
     },
     ready: (ms) =>
       new Promise<void>((resolve, reject) => {
