@@ -10,6 +10,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { apiStartCommand } from "../apps/api/scripts/start-command.mjs";
 import { createAccount, createApiKey, createDb, createTestDatabase } from "@fiskal/db";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -104,16 +105,7 @@ try {
   // wrapper so that the pid (and its RSS) is the API's own.
   const built = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@fiskal/api", "--output-logs=errors-only"], { cwd: root, stdio: "inherit" });
   if (built.status !== 0) throw new Error("the API build failed");
-  const apiPackage = JSON.parse(readFileSync(path.join(root, "apps/api/package.json"), "utf8")) as { scripts: { start: string } };
-  // `VAR=value … node <args>`: the variables go to the environment, the rest after `node` are its arguments
-  const words = apiPackage.scripts.start.split(" ");
-  const startEnv: Record<string, string> = {};
-  while (/^[A-Z_]+=/.test(words[0] ?? "")) {
-    const [name, ...value] = words.shift()!.split("=");
-    startEnv[name!] = value.join("=");
-  }
-  if (words.shift() !== "node") throw new Error(`the API start script must run node: ${apiPackage.scripts.start}`);
-  const startArgs = words;
+  const { env: startEnv, args: startArgs } = apiStartCommand(path.join(root, "apps/api"));
   if (process.env.BENCH_CPU_PROFILE) startArgs.unshift("--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROFILE)}`);
   const api = start(process.execPath, startArgs, {
     ...startEnv,

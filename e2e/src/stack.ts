@@ -3,11 +3,12 @@
 // tests travels in process.env (Playwright hands the runner's environment to its workers).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
+import { createWriteStream, mkdirSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDb, createTestDatabase, ensureDemo } from "@fiskal/db";
+import { apiStartCommand } from "../../apps/api/scripts/start-command.mjs";
 
 export const E2E_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const REPO_ROOT = path.resolve(E2E_DIR, "..");
@@ -39,8 +40,11 @@ function start(name: string, cmd: string, args: string[], cwd: string, env: Node
   const log = createWriteStream(path.join(LOG_DIR, `${name}.log`));
   // Its own process group, so that the teardown also ends what the child starts (next start forks).
   const child = spawn(cmd, args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  // Two sources into one file: neither may end it (the other may still be writing); the child's
+  // "close" (both streams drained) does.
+  child.stdout?.pipe(log, { end: false });
+  child.stderr?.pipe(log, { end: false });
+  child.once("close", () => log.end());
   return child;
 }
 
@@ -122,9 +126,10 @@ export async function startStack(): Promise<Stack> {
 
     // The API as production runs it: its start script (the bundle in dist/), without the pnpm wrapper.
     const apiDir = path.join(REPO_ROOT, "apps", "api");
-    const apiStart = (JSON.parse(readFileSync(path.join(apiDir, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start.split(" ");
-    const api = start("api", process.execPath, apiStart.slice(1), apiDir, {
+    const apiStart = apiStartCommand(apiDir);
+    const api = start("api", process.execPath, apiStart.args, apiDir, {
       ...common,
+      ...apiStart.env,
       PORT: String(apiPort),
       HOST: "127.0.0.1",
       LOG_LEVEL: "warn",
