@@ -78,6 +78,18 @@ async function load(url: string, headers: Record<string, string>, opts: { overal
 }
 
 const children: ChildProcess[] = [];
+async function stopAll(): Promise<void> {
+  await Promise.all(
+    children.splice(0).map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.exitCode !== null || c.signalCode !== null) return resolve();
+          c.once("exit", () => resolve());
+          c.kill("SIGTERM");
+        }),
+    ),
+  );
+}
 function start(cmd: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   const child = spawn(cmd, args, { cwd: env.CWD ?? root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
   children.push(child);
@@ -129,6 +141,9 @@ try {
   const full = await load(apiUrl, auth, { pid: api.pid, cpuPid: api.pid });
   const atRate = await load(apiUrl, auth, { overallRate: 1_000, pid: api.pid });
 
+  // The limiter alone, with the servers stopped: their after-load work (garbage collection, the
+  // meter's last flushes, the webhook worker's polling) would otherwise share the two cores with it.
+  await stopAll();
   const limiter = spawnSync(path.join(root, "node_modules/.bin/tsx"), [path.join(here, "limiter.ts")], {
     cwd: root,
     env: { ...process.env, REDIS_URL: redisUrl },
@@ -168,5 +183,5 @@ try {
   await db.drop().catch(() => {});
   process.exitCode = failed ? 1 : 0;
 } finally {
-  for (const c of children) c.kill("SIGTERM");
+  await stopAll();
 }
