@@ -2,7 +2,10 @@
  * The RESP codec on its own, and the requester against private redis-server processes (password,
  * database number, a server that stops answering, one that goes away and comes back).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { once } from "node:events";
 import net from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
@@ -86,14 +89,14 @@ afterAll(() => {
   for (const c of children) c.kill("SIGKILL");
 });
 
-async function startRedis(port: number, extra: string[] = []): Promise<ChildProcess> {
+async function startRedis(port: number, extra: string[] = [], probePort = port): Promise<ChildProcess> {
   const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--loglevel", "warning", ...extra], { stdio: "ignore" });
   children.add(child);
   child.once("exit", () => children.delete(child));
   const deadline = Date.now() + 5_000;
   for (;;) {
     const up = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, "127.0.0.1");
+      const s = net.connect(probePort, "127.0.0.1");
       s.once("connect", () => (s.destroy(), resolve(true)));
       s.once("error", () => resolve(false));
     });
@@ -178,6 +181,32 @@ describe("Redis requester", () => {
     expect(reply).toBe("PONG");
     await rq.close();
     await expect(rq.send(["PING"])).rejects.toThrow(/closed/);
+  });
+
+  it("speaks TLS for rediss:// and refuses a server whose certificate it cannot verify", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "fiskal-redis-tls-"));
+    try {
+      const made = spawnSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], { cwd: dir, encoding: "utf8" });
+      expect(made.status, made.stderr).toBe(0);
+      const port = await freePort();
+      await startRedis(0, ["--tls-port", String(port), "--tls-cert-file", path.join(dir, "cert.pem"), "--tls-key-file", path.join(dir, "key.pem"), "--tls-auth-clients", "no"], port);
+      const ca = readFileSync(path.join(dir, "cert.pem"));
+      const rq = createRedisRequester(`rediss://localhost:${port}`, 500, { tls: { ca } });
+      await rq.ready(3_000);
+      expect(await rq.send(["ECHO", "šifrirano"])).toBe("šifrirano");
+      await rq.close();
+
+      const untrusted = createRedisRequester(`rediss://localhost:${port}`, 500);
+      await expect(untrusted.ready(3_000)).rejects.toThrow(/self[- ]signed|certificate/i);
+      await untrusted.close();
+      // plain RESP to a TLS port gets no answer, and times out instead of hanging
+      const plain = createRedisRequester(`redis://127.0.0.1:${port}`, 100);
+      await plain.ready(3_000);
+      await expect(plain.send(["PING"])).rejects.toThrow(/did not answer|closed/);
+      await plain.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("reports a refused connection at once instead of waiting out ready()", async () => {

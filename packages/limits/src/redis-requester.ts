@@ -62,7 +62,12 @@ export function parseRedisUrl(url: string): Target {
   };
 }
 
-export function createRedisRequester(url: string, timeoutMs: number): RedisRequester {
+export interface RedisRequesterOptions {
+  /** extra TLS settings for rediss:// (e.g. `ca`); by default the system's CAs and NODE_EXTRA_CA_CERTS */
+  tls?: tls.ConnectionOptions;
+}
+
+export function createRedisRequester(url: string, timeoutMs: number, opts: RedisRequesterOptions = {}): RedisRequester {
   const target = parseRedisUrl(url);
   let socket: net.Socket | null = null;
   let connected = false; // socket open and AUTH/SELECT answered
@@ -142,7 +147,7 @@ export function createRedisRequester(url: string, timeoutMs: number): RedisReque
     reconnectTimer = undefined;
     if (closed) return;
     const s = target.tls
-      ? tls.connect({ host: target.host, port: target.port, servername: net.isIP(target.host) ? undefined : target.host })
+      ? tls.connect({ ...opts.tls, host: target.host, port: target.port, servername: net.isIP(target.host) ? undefined : target.host })
       : net.connect({ host: target.host, port: target.port });
     socket = s;
     s.setNoDelay(true);
