@@ -5,7 +5,7 @@
 //   BENCH_SECONDS (default 10)  BENCH_CONNECTIONS (default 50)  REDIS_URL  TEST_ADMIN_DATABASE_URL
 //   BENCH_CPU_PROFILE=DIR  writes a V8 CPU profile of the API process to DIR (open it in Chrome DevTools)
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -54,8 +54,27 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** CPU seconds used so far by every process whose command name is `comm` (e.g. all PostgreSQL backends). */
+function cpuSecondsOf(comm: string): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== comm) continue;
+      total += cpuSeconds(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+}
+
+/** Where the machine's CPU went during one load, in µs per answered request. */
+type CpuShare = Record<"server" | "loadGenerator" | "redis" | "postgres", number>;
+
 async function load(url: string, headers: Record<string, string>, opts: { overallRate?: number; pid?: number; cpuPid?: number } = {}) {
   const cpuBefore = opts.cpuPid ? cpuSeconds(opts.cpuPid) : 0;
+  const othersBefore = { loadGenerator: process.cpuUsage(), redis: cpuSecondsOf("redis-server"), postgres: cpuSecondsOf("postgres") };
   let peakRss = 0;
   const sampler = opts.pid ? setInterval(() => (peakRss = Math.max(peakRss, rssMb(opts.pid!))), 200) : null;
   const result = await autocannon({
@@ -73,8 +92,20 @@ async function load(url: string, headers: Record<string, string>, opts: { overal
   if (sampler) clearInterval(sampler);
   const non2xx = result.non2xx + result.errors;
   // server CPU per answered request: steadier than requests/s when other processes share the cores
-  const cpuUsPerRequest = opts.cpuPid ? Math.round(((cpuSeconds(opts.cpuPid) - cpuBefore) * 1e6) / Math.max(1, result.requests.total)) : undefined;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx, total: result.requests.total, peakRssMb: Math.round(peakRss), cpuUsPerRequest };
+  const n = Math.max(1, result.requests.total);
+  // a process that exits during the load takes its count with it, hence never below zero
+  const perRequest = (seconds: number) => Math.max(0, Math.round((seconds * 1e6) / n));
+  const cpuUsPerRequest = opts.cpuPid ? perRequest(cpuSeconds(opts.cpuPid) - cpuBefore) : undefined;
+  const generator = process.cpuUsage(othersBefore.loadGenerator);
+  const cpuUs: CpuShare | undefined = opts.cpuPid
+    ? {
+        server: cpuUsPerRequest!,
+        loadGenerator: perRequest((generator.user + generator.system) / 1e6),
+        redis: perRequest(cpuSecondsOf("redis-server") - othersBefore.redis),
+        postgres: perRequest(cpuSecondsOf("postgres") - othersBefore.postgres),
+      }
+    : undefined;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx, total: result.requests.total, peakRssMb: Math.round(peakRss), cpuUsPerRequest, cpuUs };
 }
 
 const children: ChildProcess[] = [];
@@ -173,6 +204,9 @@ try {
   writeFileSync(path.join(here, "results", "latest.json"), JSON.stringify(report, null, 2));
   console.log(`bare node:http      ${bare.rps.toFixed(0)} req/s  p50 ${bare.p50} ms  p99 ${bare.p99} ms  CPU ${bare.cpuUsPerRequest} µs/request`);
   console.log(`full stack          ${full.rps.toFixed(0)} req/s  p50 ${full.p50} ms  p99 ${full.p99} ms  CPU ${full.cpuUsPerRequest} µs/request  (${(ratio * 100).toFixed(1)}% of bare; by CPU ${((bare.cpuUsPerRequest! / full.cpuUsPerRequest!) * 100).toFixed(1)}%)`);
+  const share = (c?: CpuShare) => (c ? `server ${c.server}, load generator ${c.loadGenerator}, Redis ${c.redis}, PostgreSQL ${c.postgres}` : "");
+  console.log(`CPU µs per request  bare: ${share(bare.cpuUs)}`);
+  console.log(`                    full: ${share(full.cpuUs)}`);
   console.log(`full stack @1000/s  p50 ${atRate.p50} ms  p99 ${atRate.p99} ms  peak RSS ${report.budgets.rss.value} MB`);
   console.log(`limiter decide()    ${JSON.stringify(limiterJson)}`);
   let failed = 0;
