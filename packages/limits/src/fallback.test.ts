@@ -2,67 +2,13 @@
  * Fail-open: a private redis-server on a free port is killed and restarted (the shared Redis is
  * never touched); decisions keep coming from the local limiter and return to Redis when it is back.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
-import net from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRateLimiter } from "./limiter.ts";
 import type { Limits } from "./policy.ts";
+import { freePort, startRedis, stopAllRedis, stopRedis as stop, waitFor } from "./test-redis.ts";
 import type { RateLimitEvent } from "./types.ts";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const port = (server.address() as net.AddressInfo).port;
-  server.close();
-  await once(server, "close");
-  return port;
-}
-
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
-
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-
-const children = new Set<ChildProcess>();
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--loglevel", "warning"],
-    { stdio: "ignore" },
-  );
-  children.add(child);
-  child.once("exit", () => children.delete(child));
-  await waitFor(() => accepts(port), 5_000, `redis-server on port ${port}`);
-  return child;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, "exit");
-  child.kill("SIGKILL");
-  await exited;
-}
-
-afterAll(async () => {
-  for (const child of children) await stop(child);
-});
+afterAll(stopAllRedis);
 
 const limits: Limits = { burst: 2, perMinute: 100, perDay: 1_000 };
 

@@ -2,19 +2,17 @@
  * The RESP codec on its own, and the requester against private redis-server processes (password,
  * database number, a server that stops answering, one that goes away and comes back).
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { once } from "node:events";
-import net from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { Redis } from "@upstash/redis";
 import { Ratelimit } from "@upstash/ratelimit";
 import { encodeCommand, RedisReplyError, RespParser, RespProtocolError, type Reply } from "./resp.ts";
 import { createRedisRequester, parseRedisUrl } from "./redis-requester.ts";
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { freePort, sleep, startRedis, stopAllRedis } from "./test-redis.ts";
 
 describe("RESP codec", () => {
   it("encodes a command as an array of bulk strings, counting bytes, not characters", () => {
@@ -75,36 +73,7 @@ describe("parseRedisUrl", () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const port = (server.address() as net.AddressInfo).port;
-  server.close();
-  await once(server, "close");
-  return port;
-}
-
-const children = new Set<ChildProcess>();
-afterAll(() => {
-  for (const c of children) c.kill("SIGKILL");
-});
-
-async function startRedis(port: number, extra: string[] = [], probePort = port): Promise<ChildProcess> {
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--loglevel", "warning", ...extra], { stdio: "ignore" });
-  children.add(child);
-  child.once("exit", () => children.delete(child));
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const up = await new Promise<boolean>((resolve) => {
-      const s = net.connect(probePort, "127.0.0.1");
-      s.once("connect", () => (s.destroy(), resolve(true)));
-      s.once("error", () => resolve(false));
-    });
-    if (up) return child;
-    if (Date.now() > deadline) throw new Error("redis-server did not start");
-    await sleep(25);
-  }
-}
+afterAll(stopAllRedis);
 
 describe("Redis requester", () => {
   it("authenticates, selects the database and keeps replies in command order under pipelining", async () => {
