@@ -66,6 +66,31 @@ describe("migrate on PostgreSQL", () => {
     expect(await migrationsUpToDate("postgres://postgres@127.0.0.1:1/nowhere", readMigrationsList(dir))).toBe(false);
   });
 
+  it("runs a migration script whole: statements containing ';' apply, and a failing script leaves nothing", async () => {
+    const db = await emptyDatabase();
+    cleanup.push(db.drop);
+    const dir = await mkdtemp(path.join(tmpdir(), "fiskal-migrations-"));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    await cp(MIGRATIONS_DIR, dir, { recursive: true });
+    await migrate(db.url, dir);
+
+    const fn = "29991231000000_function";
+    await mkdir(path.join(dir, fn));
+    await writeFile(
+      path.join(dir, fn, "migration.sql"),
+      `CREATE FUNCTION "probe"() RETURNS text LANGUAGE plpgsql AS $$\nBEGIN\n  PERFORM 1;\n  RETURN 'a;b';\nEND\n$$;\n`,
+    );
+    expect(await migrate(db.url, dir)).toEqual({ applied: [fn] });
+    expect(await query(db.url, `SELECT "probe"() AS v`)).toEqual([{ v: "a;b" }]);
+
+    // The first statement succeeds, the second fails: the first must not stay applied.
+    const broken = "29991231000001_broken";
+    await mkdir(path.join(dir, broken));
+    await writeFile(path.join(dir, broken, "migration.sql"), `CREATE TABLE "Probe" (id int);\nSELECT "no_such_column" FROM "Account";\n`);
+    await expect(migrate(db.url, dir)).rejects.toThrow(/no_such_column/);
+    expect(await tables(db.url)).not.toContain("Probe");
+  });
+
   it("is safe when two processes start at the same time", async () => {
     const db = await emptyDatabase();
     cleanup.push(db.drop);

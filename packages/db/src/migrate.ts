@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { MIGRATIONS_DIR } from "./paths.ts";
 import { NO_FILTERS, readMigrationsList, withSchemaEngine } from "./schema-engine.ts";
 
@@ -19,13 +19,33 @@ export async function migrate(
   const factory: SqlMigrationAwareDriverAdapterFactory = {
     provider: "postgres",
     adapterName: adapter.adapterName,
-    connect: () => adapter.connect(),
+    connect: async () => wholeScripts(await adapter.connect()),
     connectToShadowDb: () => Promise.reject(new Error("applying migrations needs no shadow database")),
   };
   const { appliedMigrationNames } = await withSchemaEngine(factory, (engine) =>
     engine.applyMigrations({ migrationsList, filters: NO_FILTERS }),
   );
   return { applied: appliedMigrationNames };
+}
+
+/**
+ * The pg adapter runs a migration script by splitting it at every ";", which cuts a statement that
+ * contains one (a PL/pgSQL function body, a string literal) into invalid pieces. PostgreSQL's simple
+ * query protocol takes the whole script at once, as `psql -f` would send it, and runs it as one
+ * implicit transaction: a migration that fails part-way leaves nothing of itself behind.
+ */
+export function wholeScripts<A extends SqlDriverAdapter & { underlyingDriver(): pg.Pool }>(conn: A): A {
+  const pool = conn.underlyingDriver();
+  // The adapter's own conversion of driver errors into the engine's error shape.
+  const onError = (conn as unknown as { onError(err: unknown): never }).onError.bind(conn);
+  conn.executeScript = async (script: string) => {
+    try {
+      await pool.query(script);
+    } catch (err) {
+      onError(err);
+    }
+  };
+  return conn;
 }
 
 export type MigrationsList = ReturnType<typeof readMigrationsList>;

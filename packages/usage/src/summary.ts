@@ -120,37 +120,39 @@ export async function usageSummary(db: Db, accountId: string, now: Date = new Da
   // Instants go in as ISO strings cast to timestamptz: a bound Date is sent without its offset
   // and would be read in the session's time zone, which need not be UTC.
 
+  // Read from UsageHour, which a trigger keeps per account, endpoint and UTC hour as events are
+  // inserted: a few hundred rows for a month, whatever the account's volume.
   const [days, hours, endpoints] = await Promise.all([
     db.$queryRaw<DayRow[]>`
-      SELECT to_char("createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
-             count(*) AS requests,
-             count(*) FILTER (WHERE refused) AS refused,
-             count(*) FILTER (WHERE status >= 400 AND status <> 429) AS errors,
-             count(*) FILTER (WHERE status BETWEEN 200 AND 299) AS ok,
-             coalesce(sum("durationMs"), 0)::float8 AS "totalMs"
-        FROM "UsageEvent"
+      SELECT to_char("hour" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+             sum(requests)::int8 AS requests,
+             sum(refused)::int8 AS refused,
+             sum(errors)::int8 AS errors,
+             sum(ok)::int8 AS ok,
+             sum("totalMs")::float8 AS "totalMs"
+        FROM "UsageHour"
        WHERE "accountId" = ${accountId}::uuid
-         AND "createdAt" >= ${scanStart.toISOString()}::timestamptz AND "createdAt" < ${tomorrow.toISOString()}::timestamptz
+         AND "hour" >= ${scanStart.toISOString()}::timestamptz AND "hour" < ${tomorrow.toISOString()}::timestamptz
        GROUP BY 1`,
     db.$queryRaw<HourRow[]>`
-      SELECT extract(hour FROM "createdAt" AT TIME ZONE 'UTC')::int AS hour,
-             count(*) AS requests,
-             count(*) FILTER (WHERE refused) AS refused
-        FROM "UsageEvent"
+      SELECT extract(hour FROM "hour" AT TIME ZONE 'UTC')::int AS hour,
+             sum(requests)::int8 AS requests,
+             sum(refused)::int8 AS refused
+        FROM "UsageHour"
        WHERE "accountId" = ${accountId}::uuid
-         AND "createdAt" >= ${today.toISOString()}::timestamptz AND "createdAt" < ${tomorrow.toISOString()}::timestamptz
+         AND "hour" >= ${today.toISOString()}::timestamptz AND "hour" < ${tomorrow.toISOString()}::timestamptz
        GROUP BY 1`,
     db.$queryRaw<EndpointRow[]>`
       SELECT endpoint,
-             count(*) AS requests,
-             count(*) FILTER (WHERE refused) AS refused,
-             avg("durationMs")::float8 AS "avgMs",
-             count(*) FILTER (WHERE status BETWEEN 200 AND 299) AS ok
-        FROM "UsageEvent"
+             sum(requests)::int8 AS requests,
+             sum(refused)::int8 AS refused,
+             (sum("totalMs") / sum(requests))::float8 AS "avgMs",
+             sum(ok)::int8 AS ok
+        FROM "UsageHour"
        WHERE "accountId" = ${accountId}::uuid
-         AND "createdAt" >= ${monthStart.toISOString()}::timestamptz AND "createdAt" < ${tomorrow.toISOString()}::timestamptz
+         AND "hour" >= ${monthStart.toISOString()}::timestamptz AND "hour" < ${tomorrow.toISOString()}::timestamptz
        GROUP BY endpoint
-       ORDER BY count(*) DESC, endpoint ASC`,
+       ORDER BY sum(requests) DESC, endpoint ASC`,
   ]);
 
   const byDay = new Map(days.map((r) => [r.day, r]));
@@ -200,9 +202,9 @@ export async function requestsToday(db: Db, accountId: string, now: Date = new D
   assertDate("requestsToday", "now", now);
   const today = utcDayStart(now);
   const tomorrow = new Date(today.getTime() + DAY_MS);
-  const [row] = await db.$queryRaw<{ n: bigint }[]>`
-    SELECT count(*) AS n FROM "UsageEvent"
-     WHERE "accountId" = ${accountId}::uuid AND NOT refused
-       AND "createdAt" >= ${today.toISOString()}::timestamptz AND "createdAt" < ${tomorrow.toISOString()}::timestamptz`;
+  const [row] = await db.$queryRaw<{ n: bigint | null }[]>`
+    SELECT sum(requests - refused)::int8 AS n FROM "UsageHour"
+     WHERE "accountId" = ${accountId}::uuid
+       AND "hour" >= ${today.toISOString()}::timestamptz AND "hour" < ${tomorrow.toISOString()}::timestamptz`;
   return Number(row?.n ?? 0);
 }

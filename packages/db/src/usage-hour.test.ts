@@ -1,0 +1,98 @@
+// The UsageHour rollup migration: the trigger that keeps it, and the backfill of events recorded
+// before it existed.
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { migrate } from "./migrate.ts";
+import { MIGRATIONS_DIR } from "./paths.ts";
+import { emptyDatabase, query } from "./test-support.ts";
+
+const ROLLUP = readdirSync(MIGRATIONS_DIR).find((d) => d.endsWith("_usage_hour"))!;
+
+interface HourRow {
+  hour: string;
+  endpoint: string;
+  requests: string;
+  refused: string;
+  ok: string;
+  errors: string;
+  totalMs: number;
+}
+
+const hours = (url: string, accountId: string) =>
+  query<HourRow>(
+    url,
+    `SELECT to_char("hour" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24') AS hour, endpoint, requests::text, refused::text, ok::text, errors::text, "totalMs"
+       FROM "UsageHour" WHERE "accountId" = $1 ORDER BY 1, 2`,
+    [accountId],
+  );
+
+/** Events as (UTC instant, endpoint, status, ms, refused). */
+async function insertEvents(url: string, accountId: string, events: [string, string, number, number, boolean][]) {
+  const values = events.map((_, i) => `($1, 'r${i}', 'POST', $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5}, $${i * 5 + 6}::timestamptz)`);
+  await query(
+    url,
+    `INSERT INTO "UsageEvent" ("accountId", "requestId", method, endpoint, status, "durationMs", refused, "createdAt") VALUES ${values.join(", ")}`,
+    [accountId, ...events.flatMap(([at, endpoint, status, ms, refused]) => [endpoint, status, ms, refused, at])],
+  );
+}
+
+const EVENTS: [string, string, number, number, boolean][] = [
+  ["2026-11-20T09:00:00.000Z", "POST /v1/validate/oib", 200, 2, false],
+  ["2026-11-20T09:59:59.999Z", "POST /v1/validate/oib", 429, 0.5, true],
+  ["2026-11-20T09:30:00.000Z", "POST /v1/fiscalize", 500, 10, false],
+  ["2026-11-20T10:00:00.000Z", "POST /v1/validate/oib", 404, 1, false],
+  // 23:30 in UTC−10 is the next UTC day: the bucket follows UTC, not the session's zone
+  ["2026-11-21T09:30:00.000Z", "POST /v1/validate/oib", 201, 4, false],
+];
+
+const EXPECTED = [
+  { hour: "2026-11-20T09", endpoint: "POST /v1/fiscalize", requests: "1", refused: "0", ok: "0", errors: "1", totalMs: 10 },
+  { hour: "2026-11-20T09", endpoint: "POST /v1/validate/oib", requests: "2", refused: "1", ok: "1", errors: "0", totalMs: 2.5 },
+  { hour: "2026-11-20T10", endpoint: "POST /v1/validate/oib", requests: "1", refused: "0", ok: "0", errors: "1", totalMs: 1 },
+  { hour: "2026-11-21T09", endpoint: "POST /v1/validate/oib", requests: "1", refused: "0", ok: "1", errors: "0", totalMs: 4 },
+];
+
+describe("UsageHour", () => {
+  const cleanup: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    await Promise.all(cleanup.map((fn) => fn()));
+  });
+
+  it("is backfilled from the events recorded before the migration", async () => {
+    const db = await emptyDatabase();
+    cleanup.push(db.drop);
+    const before = await mkdtemp(path.join(tmpdir(), "fiskal-migrations-"));
+    cleanup.push(() => rm(before, { recursive: true, force: true }));
+    for (const dir of readdirSync(MIGRATIONS_DIR, { withFileTypes: true })) {
+      if (dir.isDirectory() && dir.name < ROLLUP) await cp(path.join(MIGRATIONS_DIR, dir.name), path.join(before, dir.name), { recursive: true });
+    }
+    await cp(path.join(MIGRATIONS_DIR, "migration_lock.toml"), path.join(before, "migration_lock.toml"));
+    await migrate(db.url, before);
+    const [{ id }] = (await query<{ id: string }>(db.url, `INSERT INTO "Account" (id, name, "updatedAt") VALUES (gen_random_uuid(), 'A', now()) RETURNING id`)) as [{ id: string }];
+    await insertEvents(db.url, id, EVENTS);
+
+    expect(await migrate(db.url)).toEqual({ applied: [ROLLUP] });
+    expect(await hours(db.url, id)).toEqual(EXPECTED);
+  });
+
+  it("is kept by every insert, in any session time zone; deleting events leaves it as it was", async () => {
+    const db = await emptyDatabase();
+    cleanup.push(db.drop);
+    await migrate(db.url);
+    const [{ id }] = (await query<{ id: string }>(db.url, `INSERT INTO "Account" (id, name, "updatedAt") VALUES (gen_random_uuid(), 'A', now()) RETURNING id`)) as [{ id: string }];
+    const url = new URL(db.url);
+    url.searchParams.set("options", "-c TimeZone=Pacific/Honolulu");
+    // two statements: the second adds to the rows the first created
+    await insertEvents(url.toString(), id, EVENTS.slice(0, 2));
+    await insertEvents(url.toString(), id, EVENTS.slice(2));
+    expect(await hours(db.url, id)).toEqual(EXPECTED);
+
+    await query(db.url, `DELETE FROM "UsageEvent" WHERE "accountId" = $1`, [id]);
+    expect(await hours(db.url, id)).toEqual(EXPECTED);
+    await query(db.url, `DELETE FROM "Account" WHERE id = $1`, [id]);
+    expect(await hours(db.url, id)).toEqual([]);
+  });
+});
