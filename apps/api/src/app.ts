@@ -4,7 +4,7 @@ import pino, { type Logger } from "pino";
 import { createDb, seedKpd } from "@fiskal/db";
 import { createCisSimulator, createIntermediarySimulator, KpdIndex, type Intermediary, type TaxAuthority } from "@fiskal/fiscal";
 import { createRateLimiter, type StoreConfig } from "@fiskal/limits";
-import { createMeter } from "@fiskal/usage";
+import { createMeter, pruneUsageEvents } from "@fiskal/usage";
 import { createWarningDetector, createWebhooks } from "@fiskal/webhooks";
 import { createAuthenticator } from "./auth.ts";
 import { createMetrics } from "./metrics.ts";
@@ -31,6 +31,8 @@ export interface ApiConfig {
   /** rate_limit.warning webhooks: the detector runs on every admitted request; the delivery worker is optional per process. */
   webhooks?: { allowPrivate: boolean; worker: boolean; retryDelaysMs?: number[] } | false;
   meterFlushIntervalMs?: number;
+  /** Days the request log keeps each event (default 90); pruned hourly, the hourly totals stay. */
+  usageEventRetentionDays?: number;
   /** How long a shared-store call may take before the local fallback decides (default 1000 ms). */
   storeTimeoutMs?: number;
 }
@@ -110,9 +112,16 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
     trustProxyHops: config.trustProxyHops ?? 0,
   };
 
-  // Idempotency keys live 24 h; expired records are removed hourly (and once now).
+  // Hourly (and once now): idempotency records expire after 24 h, request-log events after the
+  // retention period.
+  const retentionMs = (config.usageEventRetentionDays ?? 90) * 86_400_000;
   const purge = () =>
-    purgeExpiredIdempotencyRecords(db).catch((err: unknown) => log.warn({ err: (err as Error).message }, "idempotency purge failed"));
+    Promise.all([
+      purgeExpiredIdempotencyRecords(db).catch((err: unknown) => log.warn({ err: (err as Error).message }, "idempotency purge failed")),
+      pruneUsageEvents(db, { before: new Date(Date.now() - retentionMs) })
+        .then((n) => n > 0 && log.info({ deleted: n }, "usage events past retention deleted"))
+        .catch((err: unknown) => log.warn({ err: (err as Error).message }, "usage event retention failed")),
+    ]);
   void purge();
   const purgeTimer = setInterval(purge, 60 * 60 * 1000);
   purgeTimer.unref();

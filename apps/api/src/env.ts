@@ -25,6 +25,8 @@ const Env = z.object({
   /** Set by the launcher when DATABASE_URL points at the embedded database it serves. */
   FISKAL_EMBEDDED: z.enum(["0", "1"]).default("0").transform((v) => v === "1"),
   FISKAL_DATA_DIR: z.string().default(path.join(REPO_ROOT, ".data")),
+  /** Days the request log (one row per request) is kept; the hourly totals behind the dashboard stay. */
+  USAGE_EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   WEBHOOK_WORKER: z.enum(["0", "1", "true", "false"]).default("1").transform((v) => v === "1" || v === "true"),
   WEBHOOKS_ALLOW_PRIVATE: z.enum(["0", "1", "true", "false"]).default("0").transform((v) => v === "1" || v === "true"),
 });

@@ -39,6 +39,7 @@ const api = await startApi({
   storeTimeoutMs: env.RATE_LIMIT_STORE_TIMEOUT_MS,
   limiterPrefix: env.RATE_LIMIT_PREFIX,
   webhooks: { allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE, worker: env.WEBHOOK_WORKER },
+  usageEventRetentionDays: env.USAGE_EVENT_RETENTION_DAYS,
   logger: log,
 });
 log.info({ url: api.url, store: env.store.kind }, "Fiskal API listening");

@@ -4,3 +4,5 @@ export { usageSummary, requestsToday } from "./summary.ts";
 export type { UsageSummary, PeriodTotals, DailyUsage, HourlyUsage, EndpointUsage } from "./summary.ts";
 export { recentRequests } from "./recent.ts";
 export type { RecentRequest, RecentRequestsOptions } from "./recent.ts";
+export { pruneUsageEvents } from "./retention.ts";
+export type { PruneOptions } from "./retention.ts";
