@@ -132,9 +132,18 @@ try {
   const barePort = await freePort();
   const bareServer = start(process.execPath, [path.join(here, "bare-server.mjs")], { PORT: String(barePort) });
   await waitUp(`http://127.0.0.1:${barePort}/healthz`);
-  // The design's floor: the bare handler plus the §4 decision on the real Redis and its headers.
+  // The design's floor: the bare handler plus the §4 decision on the real Redis and its headers, run
+  // with the API's own node flags and environment (heap ceiling, malloc arenas, production mode) so
+  // that the gap between the two is the API's code, not its runtime settings.
+  const apiStart = apiStartCommand(path.join(root, "apps/api"));
+  const nodeFlags = apiStart.args.filter((a) => a.startsWith("--"));
   const floorPort = await freePort();
-  const floorServer = start(process.execPath, ["--import", "tsx", path.join(here, "limited-server.ts")], { PORT: String(floorPort), REDIS_URL: redisUrl });
+  const floorServer = start(process.execPath, [...nodeFlags, "--import", "tsx", path.join(here, "limited-server.ts")], {
+    ...apiStart.env,
+    NODE_ENV: "production",
+    PORT: String(floorPort),
+    REDIS_URL: redisUrl,
+  });
   await waitUp(`http://127.0.0.1:${floorPort}/healthz`);
 
   const db = await createTestDatabase();
@@ -152,7 +161,7 @@ try {
   // wrapper so that the pid (and its RSS) is the API's own.
   const built = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@fiskal/api", "--output-logs=errors-only"], { cwd: root, stdio: "inherit" });
   if (built.status !== 0) throw new Error("the API build failed");
-  const { env: startEnv, args: startArgs } = apiStartCommand(path.join(root, "apps/api"));
+  const { env: startEnv, args: startArgs } = apiStart;
   if (process.env.BENCH_CPU_PROFILE) startArgs.unshift("--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROFILE)}`);
   const api = start(process.execPath, startArgs, {
     ...startEnv,

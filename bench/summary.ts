@@ -86,7 +86,7 @@ try {
   const [{ events }] = await db.$queryRaw<[{ events: bigint }]>`SELECT count(*) AS events FROM "UsageEvent"`;
   const [{ rows }] = await db.$queryRaw<[{ rows: bigint }]>`SELECT count(*) AS rows FROM "UsageHour"`;
 
-  // Warm both (plans, buffers), then alternate so that neither profits from the other's cache alone.
+  // Warm both (plans, buffers) first, so that neither run pays for loading pages the other also reads.
   await Promise.all([usageSummary(db, account.id, now), requestsToday(db, account.id, now)]);
   await scanEvents(db, account.id, now);
   const rollupMs = await timed(() => Promise.all([usageSummary(db, account.id, now), requestsToday(db, account.id, now)]));

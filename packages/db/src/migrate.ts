@@ -31,8 +31,10 @@ export async function migrate(
 /**
  * The pg adapter runs a migration script by splitting it at every ";", which cuts a statement that
  * contains one (a PL/pgSQL function body, a string literal) into invalid pieces. PostgreSQL's simple
- * query protocol takes the whole script at once, as `psql -f` would send it, and runs it as one
- * implicit transaction: a migration that fails part-way leaves nothing of itself behind.
+ * query protocol takes the whole script at once (as `psql -c` sends it) and runs it as one implicit
+ * transaction: a migration that fails part-way leaves nothing of itself behind, unless the script
+ * opens and commits transactions of its own. A statement that refuses to run in a transaction block
+ * (CREATE INDEX CONCURRENTLY) must therefore be alone in its migration.
  */
 export function wholeScripts<A extends SqlDriverAdapter & { underlyingDriver(): pg.Pool }>(conn: A): A {
   const pool = conn.underlyingDriver();

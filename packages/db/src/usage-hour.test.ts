@@ -44,7 +44,6 @@ const EVENTS: [string, string, number, number, boolean][] = [
   ["2026-11-20T09:59:59.999Z", "POST /v1/validate/oib", 429, 0.5, true],
   ["2026-11-20T09:30:00.000Z", "POST /v1/fiscalize", 500, 10, false],
   ["2026-11-20T10:00:00.000Z", "POST /v1/validate/oib", 404, 1, false],
-  // 23:30 in UTC−10 is the next UTC day: the bucket follows UTC, not the session's zone
   ["2026-11-21T09:30:00.000Z", "POST /v1/validate/oib", 201, 4, false],
 ];
 
@@ -83,8 +82,9 @@ describe("UsageHour", () => {
     cleanup.push(db.drop);
     await migrate(db.url);
     const [{ id }] = (await query<{ id: string }>(db.url, `INSERT INTO "Account" (id, name, "updatedAt") VALUES (gen_random_uuid(), 'A', now()) RETURNING id`)) as [{ id: string }];
+    // A half-hour zone: truncating to the session's hours (+05:30) would put every event in other buckets.
     const url = new URL(db.url);
-    url.searchParams.set("options", "-c TimeZone=Pacific/Honolulu");
+    url.searchParams.set("options", "-c TimeZone=Asia/Kolkata");
     // two statements: the second adds to the rows the first created
     await insertEvents(url.toString(), id, EVENTS.slice(0, 2));
     await insertEvents(url.toString(), id, EVENTS.slice(2));
