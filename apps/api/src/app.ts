@@ -113,15 +113,30 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
   };
 
   // Hourly (and once now): idempotency records expire after 24 h, request-log events after the
-  // retention period.
+  // retention period. The first pruning visits every account; later ones only the accounts with
+  // usage since the previous complete run. One run at a time; close() stops it between statements.
   const retentionMs = (config.usageEventRetentionDays ?? 90) * 86_400_000;
-  const purge = () =>
-    Promise.all([
+  const stopPruning = new AbortController();
+  let prunedBefore: Date | undefined;
+  let running: Promise<unknown> | null = null;
+  const prune = async () => {
+    const before = new Date(Date.now() - retentionMs);
+    try {
+      const { deleted, complete } = await pruneUsageEvents(db, { before, since: prunedBefore, signal: stopPruning.signal });
+      if (complete) prunedBefore = before;
+      if (deleted > 0) log.info({ deleted }, "usage events past retention deleted");
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, "usage event retention failed");
+    }
+  };
+  const purge = () => {
+    if (running) return running;
+    running = Promise.all([
       purgeExpiredIdempotencyRecords(db).catch((err: unknown) => log.warn({ err: (err as Error).message }, "idempotency purge failed")),
-      pruneUsageEvents(db, { before: new Date(Date.now() - retentionMs) })
-        .then((n) => n > 0 && log.info({ deleted: n }, "usage events past retention deleted"))
-        .catch((err: unknown) => log.warn({ err: (err as Error).message }, "usage event retention failed")),
-    ]);
+      prune(),
+    ]).finally(() => (running = null));
+    return running;
+  };
   void purge();
   const purgeTimer = setInterval(purge, 60 * 60 * 1000);
   purgeTimer.unref();
@@ -142,6 +157,8 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
     services,
     async close() {
       clearInterval(purgeTimer);
+      stopPruning.abort();
+      await running;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

@@ -73,7 +73,7 @@ describe("UsageHour", () => {
     const [{ id }] = (await query<{ id: string }>(db.url, `INSERT INTO "Account" (id, name, "updatedAt") VALUES (gen_random_uuid(), 'A', now()) RETURNING id`)) as [{ id: string }];
     await insertEvents(db.url, id, EVENTS);
 
-    expect(await migrate(db.url)).toEqual({ applied: [ROLLUP] });
+    expect((await migrate(db.url)).applied[0]).toBe(ROLLUP);
     expect(await hours(db.url, id)).toEqual(EXPECTED);
   });
 

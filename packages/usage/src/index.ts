@@ -5,4 +5,4 @@ export type { UsageSummary, PeriodTotals, DailyUsage, HourlyUsage, EndpointUsage
 export { recentRequests } from "./recent.ts";
 export type { RecentRequest, RecentRequestsOptions } from "./recent.ts";
 export { pruneUsageEvents } from "./retention.ts";
-export type { PruneOptions } from "./retention.ts";
+export type { PruneOptions, PruneResult } from "./retention.ts";

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "UsageHour_hour_idx" ON "UsageHour"("hour");
