@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { createRateLimiter, rateLimitHeaders, type Limits } from "@fiskal/limits";
+import { validOib } from "./oib.mjs";
 
 const limits: Limits = { burst: 1_000_000_000, perMinute: 1_000_000_000, perDay: 1_000_000_000_000, endpoints: { oib: 1_000_000_000 } };
 const identity = `acct:bench-${randomUUID()}`;
@@ -14,17 +15,6 @@ const rl = createRateLimiter({
   prefix: `fiskal-bench:${randomUUID()}`,
   redisTimeoutMs: 1_000,
 });
-
-function valid(oib: string): boolean {
-  if (!/^\d{11}$/.test(oib)) return false;
-  let a = 10;
-  for (let i = 0; i < 10; i++) {
-    a = (a + Number(oib[i])) % 10;
-    if (a === 0) a = 10;
-    a = (a * 2) % 11;
-  }
-  return (11 - a) % 10 === Number(oib[10]);
-}
 
 createServer((req, res) => {
   if (req.url === "/healthz") return void res.end("ok");
@@ -39,7 +29,7 @@ createServer((req, res) => {
       }
       for (const [name, value] of Object.entries(rateLimitHeaders(d))) res.setHeader(name, value);
       res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ oib, valid: valid(oib) }));
+      res.end(JSON.stringify({ oib, valid: validOib(oib) }));
     });
   });
 }).listen(Number(process.env.PORT), "127.0.0.1");

@@ -1,0 +1,1 @@
+export function validOib(oib: string): boolean;
