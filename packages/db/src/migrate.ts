@@ -36,7 +36,7 @@ export async function migrate(
  * opens and commits transactions of its own. A statement that refuses to run in a transaction block
  * (CREATE INDEX CONCURRENTLY) must therefore be alone in its migration.
  */
-export function wholeScripts<A extends SqlDriverAdapter & { underlyingDriver(): pg.Pool }>(conn: A): A {
+function wholeScripts<A extends SqlDriverAdapter & { underlyingDriver(): pg.Pool }>(conn: A): A {
   const pool = conn.underlyingDriver();
   // The adapter's own conversion of driver errors into the engine's error shape.
   const onError = (conn as unknown as { onError(err: unknown): never }).onError.bind(conn);
