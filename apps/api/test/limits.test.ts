@@ -70,11 +70,15 @@ describe.each(["redis", "memory"] as const)("rate limits over REST (%s store)", 
     expect(policy).toContain('"burst";q=50;w=1');
   });
 
-  it("admits a client that waits exactly Retry-After", async () => {
+  it("admits a client that waits exactly Retry-After", { retry: 3 }, async () => {
     const a = await h.account({ plan: "ENTERPRISE", custom: { burst: 3, perMinute: 1_000, perDay: 10_000 } });
-    await atBucketStart();
+    // warms the key cache; counted in the previous bucket, it weighs nothing 2 ms into the next one
+    expect((await oib(h, a.key)).status).toBe(200);
+    const inBucket = await atBucketStart();
     for (let i = 0; i < 3; i++) expect((await oib(h, a.key)).status).toBe(200);
     const refused = await oib(h, a.key);
+    // a stalled host can push the fourth request into the next bucket, where the window has slid
+    expect(withinBucket(inBucket), "the four requests must land inside one 1 s bucket").toBe(true);
     expect(refused.status).toBe(429);
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(Number.isInteger(retryAfter)).toBe(true);
@@ -110,11 +114,15 @@ describe("rate limits over tRPC", () => {
   });
   afterAll(() => h.close());
 
-  it("applies the same limits and carries code, message and doc_url in error.data", { retry: 3 }, async () => {
+  it("applies the same limits and carries code, message and doc_url in error.data", { retry: 5 }, async () => {
     const a = await h.account({ plan: "ENTERPRISE", custom: { burst: 50, perMinute: 10_000, perDay: 100_000 } });
     const client = trpcClient(h.url, a.key);
+    // the same 200 calls on an account that no limit refuses: they open the connections and warm the
+    // client's and the server's tRPC path, so that the counted calls fit in one second on a slow host
+    const warm = await h.account({ plan: "ENTERPRISE", custom: { burst: 10_000, perMinute: 10_000, perDay: 100_000 } });
+    const warmClient = trpcClient(h.url, warm.key);
+    await Promise.all(Array.from({ length: 200 }, () => warmClient.oib.validate.mutate({ oib: VALID_OIB })));
     await client.limits.get.query();
-    await Promise.all(Array.from({ length: 200 }, () => call(h.url, "GET", "/healthz")));
     const started = await atBucketStart();
     const outcomes = await Promise.allSettled(Array.from({ length: 200 }, () => client.oib.validate.mutate({ oib: VALID_OIB })));
     expect(withinBucket(started), "the 200 calls must land inside one 1 s bucket").toBe(true);
