@@ -4,9 +4,8 @@
 // metering: whatever the full stack costs beyond this row is the API's own; what this row costs
 // beyond the bare handler is the price of the design itself.
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:http";
-import { createRateLimiter, rateLimitHeaders, type Limits } from "@fiskal/limits";
-import { validOib } from "./oib.mjs";
+import { createRateLimiter, type Limits } from "@fiskal/limits";
+import { serveDecided } from "./decided-server.ts";
 
 const limits: Limits = { burst: 1_000_000_000, perMinute: 1_000_000_000, perDay: 1_000_000_000_000, endpoints: { oib: 1_000_000_000 } };
 const identity = `acct:bench-${randomUUID()}`;
@@ -16,20 +15,4 @@ const rl = createRateLimiter({
   redisTimeoutMs: 1_000,
 });
 
-createServer((req, res) => {
-  if (req.url === "/healthz") return void res.end("ok");
-  const chunks: Buffer[] = [];
-  req.on("data", (c: Buffer) => chunks.push(c));
-  req.on("end", () => {
-    const { oib } = JSON.parse(Buffer.concat(chunks).toString()) as { oib: string };
-    void rl.decide({ identity, limits, endpoint: "oib" }).then((d) => {
-      if (!d.allowed || d.degraded) {
-        res.statusCode = d.allowed ? 503 : 429;
-        return void res.end();
-      }
-      for (const [name, value] of Object.entries(rateLimitHeaders(d))) res.setHeader(name, value);
-      res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ oib, valid: validOib(oib) }));
-    });
-  });
-}).listen(Number(process.env.PORT), "127.0.0.1");
+serveDecided(() => rl.decide({ identity, limits, endpoint: "oib" }));

@@ -6,13 +6,12 @@
 // @upstash/redis client over the same RESP requester, so that the gap between this row and the
 // design floor is the price of four instances against one script.
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:http";
 import { Redis } from "@upstash/redis";
-import { rateLimitHeaders, type Decision, type WindowState } from "@fiskal/limits";
+import type { Decision, WindowState } from "@fiskal/limits";
 // the package's internals, as its Engine uses them, so that both rows pay for the same arithmetic
 import { createRedisRequester } from "../packages/limits/src/redis-requester.ts";
 import { slidingEmptyBy } from "../packages/limits/src/window-math.ts";
-import { validOib } from "./oib.mjs";
+import { serveDecided } from "./decided-server.ts";
 
 // KEYS: (previous, current) bucket of burst, minute and endpoint, then the day's bucket.
 // ARGV: now, then the four limits. Answers {1, remaining × 4} or {0, index of the refusing window}.
@@ -87,23 +86,4 @@ async function decide(): Promise<Decision> {
   return { allowed: true, windows, binding, degraded: false };
 }
 
-createServer((req, res) => {
-  if (req.url === "/healthz") return void res.end("ok");
-  const chunks: Buffer[] = [];
-  req.on("data", (c: Buffer) => chunks.push(c));
-  req.on("end", () => {
-    const { oib } = JSON.parse(Buffer.concat(chunks).toString()) as { oib: string };
-    decide().then(
-      (d) => {
-        for (const [name, value] of Object.entries(rateLimitHeaders(d))) res.setHeader(name, value);
-        res.setHeader("content-type", "application/json");
-        res.end(JSON.stringify({ oib, valid: validOib(oib) }));
-      },
-      (err: unknown) => {
-        if (process.env.BENCH_DEBUG) console.error(err);
-        res.statusCode = 503;
-        res.end();
-      },
-    );
-  });
-}).listen(Number(process.env.PORT), "127.0.0.1");
+serveDecided(decide);

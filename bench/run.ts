@@ -142,24 +142,21 @@ try {
   // that the gap between the two is the API's code, not its runtime settings.
   const apiStart = apiStartCommand(path.join(root, "apps/api"));
   const nodeFlags = apiStart.args.filter((a) => a.startsWith("--"));
-  const floorPort = await freePort();
-  const floorServer = start(process.execPath, [...nodeFlags, "--import", "tsx", path.join(here, "limited-server.ts")], {
-    ...apiStart.env,
-    NODE_ENV: "production",
-    PORT: String(floorPort),
-    REDIS_URL: redisUrl,
-  });
-  await waitUp(`http://127.0.0.1:${floorPort}/healthz`);
+  const startFloor = async (file: string) => {
+    const port = await freePort();
+    const server = start(process.execPath, [...nodeFlags, "--import", "tsx", path.join(here, file)], {
+      ...apiStart.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      REDIS_URL: redisUrl,
+    });
+    await waitUp(`http://127.0.0.1:${port}/healthz`);
+    return { server, url: `http://127.0.0.1:${port}/v1/validate/oib` };
+  };
+  const { server: floorServer, url: floorUrl } = await startFloor("limited-server.ts");
   // Not a budget: the same floor if the four windows were one Lua script (one EVALSHA), which §4
   // does not allow. It tells what that design change would buy on this machine.
-  const oneScriptPort = await freePort();
-  const oneScriptServer = start(process.execPath, [...nodeFlags, "--import", "tsx", path.join(here, "one-script-server.ts")], {
-    ...apiStart.env,
-    NODE_ENV: "production",
-    PORT: String(oneScriptPort),
-    REDIS_URL: redisUrl,
-  });
-  await waitUp(`http://127.0.0.1:${oneScriptPort}/healthz`);
+  const { server: oneScriptServer, url: oneScriptUrl } = await startFloor("one-script-server.ts");
 
   const db = await createTestDatabase();
   const prisma = createDb(db.url, { max: 2 });
@@ -192,8 +189,6 @@ try {
   const auth = { authorization: `Bearer ${key}` };
   const apiUrl = `http://127.0.0.1:${apiPort}/v1/validate/oib`;
   const bareUrl = `http://127.0.0.1:${barePort}/v1/validate/oib`;
-  const floorUrl = `http://127.0.0.1:${floorPort}/v1/validate/oib`;
-  const oneScriptUrl = `http://127.0.0.1:${oneScriptPort}/v1/validate/oib`;
 
   // Warm every server (JIT, connection pools, key cache), then measure them in rounds, one after
   // the other within a round: this machine's speed drifts over minutes (other tenants' load), so a
