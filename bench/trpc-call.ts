@@ -18,6 +18,7 @@ const ctx = {
   requestId: "req_bench",
   principal: { accountId: "00000000-0000-0000-0000-000000000000", apiKeyId: "00000000-0000-0000-0000-000000000001", plan: "BUSINESS", limits: {}, limitsVersion: 1 },
   gateError: null,
+  decision: null,
 } as unknown as Context;
 
 async function round(fn: () => unknown): Promise<number> {

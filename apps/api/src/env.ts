@@ -6,11 +6,32 @@ import type { StoreConfig } from "@fiskal/limits";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
+/** host:port, [IPv6]:port or host (port 6379) */
+const CLUSTER_NODE = /^(?:\[[0-9a-fA-F:.]+\]|[^\s:,/@[\]]+)(?::(\d{1,5}))?$/;
+const isClusterNode = (node: string): boolean => {
+  const m = CLUSTER_NODE.exec(node.trim());
+  return m !== null && (m[1] === undefined || (Number(m[1]) >= 1 && Number(m[1]) <= 65_535));
+};
+const CLUSTER_URL = /^rediss?\+cluster:\/\//i;
+
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3001),
   HOST: z.string().default("127.0.0.1"),
   DATABASE_URL: z.string().min(1).optional(),
+  /** `redis://…`/`rediss://…` for one Redis, or `redis+cluster://[user:password@]host:port,host:port,…` (`rediss+cluster://`) for a Redis Cluster */
   REDIS_URL: z.string().min(1).optional(),
+  /** Seed nodes of a Redis Cluster, "host:port,host:port,…" (wins over REDIS_URL); for TLS use a rediss+cluster:// REDIS_URL. */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .trim()
+    .min(1)
+    .refine((v) => v.split(",").every(isClusterNode), {
+      message: 'expected "host:port,host:port,…"',
+    })
+    .optional(),
+  /** Credentials for REDIS_CLUSTER_NODES (the ACL user name is optional). */
+  REDIS_USERNAME: z.string().min(1).optional(),
+  REDIS_PASSWORD: z.string().min(1).optional(),
   UPSTASH_REDIS_REST_URL: z.string().url().optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
   PORTAL_URL: z.string().url().default("http://127.0.0.1:3000"),
@@ -40,10 +61,26 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     throw new Error(`Invalid environment:\n${lines}`);
   }
   const env = parsed.data;
-  const store: StoreConfig = env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN
-    ? { kind: "upstash", url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN }
-    : env.REDIS_URL
-      ? { kind: "redis", url: env.REDIS_URL }
-      : { kind: "memory" };
-  return { ...env, store, apiUrl: env.API_URL ?? `http://${env.HOST}:${env.PORT}` };
+  if (env.REDIS_USERNAME !== undefined && env.REDIS_PASSWORD === undefined) {
+    throw new Error("Invalid environment:\n  REDIS_USERNAME: set REDIS_PASSWORD too");
+  }
+  return { ...env, store: storeConfig(env), apiUrl: env.API_URL ?? `http://${env.HOST}:${env.PORT}` };
+}
+
+/** Upstash REST, then a Redis Cluster (REDIS_CLUSTER_NODES, or a redis+cluster:// REDIS_URL), then one Redis, then in-process. */
+function storeConfig(env: z.infer<typeof Env>): StoreConfig {
+  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
+    return { kind: "upstash", url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN };
+  }
+  if (env.REDIS_CLUSTER_NODES) {
+    const nodes = env.REDIS_CLUSTER_NODES.split(",").map((node) => node.trim()).join(",");
+    const userinfo =
+      env.REDIS_PASSWORD === undefined
+        ? ""
+        : `${encodeURIComponent(env.REDIS_USERNAME ?? "")}:${encodeURIComponent(env.REDIS_PASSWORD)}@`;
+    return { kind: "cluster", url: `redis+cluster://${userinfo}${nodes}` };
+  }
+  if (env.REDIS_URL && CLUSTER_URL.test(env.REDIS_URL)) return { kind: "cluster", url: env.REDIS_URL };
+  if (env.REDIS_URL) return { kind: "redis", url: env.REDIS_URL };
+  return { kind: "memory" };
 }

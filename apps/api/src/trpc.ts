@@ -2,7 +2,7 @@
 import { initTRPC } from "@trpc/server";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import type { EndpointGroup, Limits, PlanName } from "@fiskal/limits";
+import type { Decision, EndpointGroup, Limits, PlanName } from "@fiskal/limits";
 import { ApiError, describeError, docUrl } from "./errors.ts";
 import type { Services } from "./services.ts";
 
@@ -23,6 +23,8 @@ export interface Context {
   principal: Principal | null;
   /** Set by the HTTP gate when it refused the request (401 or 429). */
   gateError: ApiError | null;
+  /** The gate's rate-limit decision (for free status calls it carries the account's windows as `observed`). */
+  decision: Decision | null;
 }
 
 export type Meta = OpenApiMeta & {

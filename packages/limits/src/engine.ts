@@ -1,244 +1,169 @@
 /**
- * One decision over every applicable window, on one @upstash/redis client.
- *
- * Admit path: every window's `limit()` is issued at once (one round trip). Refuse path: one more
- * round trip that gives back what the other windows took, and what the refusing fixed window
- * counted, then reads the counters to compute when the request would be admitted.
+ * One decision over every applicable window: one `@upstash/ratelimit` `Ratelimit` per limit
+ * configuration, whose algorithm is the multi-window script (algorithm.ts), so a request costs one
+ * script execution, one round trip, on admit and on refusal alike.
  */
 import { Ratelimit } from "@upstash/ratelimit";
 import type { Redis } from "@upstash/redis";
+import { multiWindow, readAnswer, runWindowScript, scriptArgs, windowKeys, type MultiWindowResponse, type WindowSpec } from "./algorithm.ts";
 import { endpointLimit, type EndpointGroup, type Limits } from "./policy.ts";
-import type { Decision, DecideInput, WindowName, WindowState } from "./types.ts";
-import { fixedResetAt, slidingAdmitsAt, slidingEmptyBy, slidingUsed } from "./window-math.ts";
+import type { Decision, DecideInput, PeekInput, WindowState } from "./types.ts";
 
 const DAY_MS = 86_400_000;
-const LIMITER_CACHE_SIZE = 1_000;
+/** Ratelimit instances kept per engine (one per distinct limit configuration). */
+const RATELIMIT_CACHE_SIZE = 1_000;
 
-export interface WindowSpec {
-  name: WindowName;
-  policy: string;
-  limit: number;
-  windowMs: number;
-  kind: "sliding" | "fixed";
-}
-
-export function windowSpecs(limits: Limits, endpoint?: EndpointGroup): WindowSpec[] {
+/** The windows of one identity under `limits`: burst, minute, the endpoint group's, day. */
+export function windowSpecs(
+  limits: Limits,
+  endpoints: readonly EndpointGroup[] = [],
+  opts: { scope?: string; counts?: boolean } = {},
+): WindowSpec[] {
+  const counts = opts.counts ?? true;
+  const p = opts.scope ? `${opts.scope}:` : "";
   const specs: WindowSpec[] = [
-    { name: "burst", policy: "burst", limit: limits.burst, windowMs: 1_000, kind: "sliding" },
-    { name: "minute", policy: "minute", limit: limits.perMinute, windowMs: 60_000, kind: "sliding" },
+    { name: "burst", policy: `${p}burst`, limit: limits.burst, windowMs: 1_000, kind: "rolling", counts },
+    { name: "minute", policy: `${p}minute`, limit: limits.perMinute, windowMs: 60_000, kind: "rolling", counts },
   ];
-  if (endpoint) {
+  for (const group of endpoints) {
     specs.push({
       name: "endpoint",
-      policy: `endpoint:${endpoint}`,
-      limit: endpointLimit(limits, endpoint),
+      policy: `${p}endpoint:${group}`,
+      limit: endpointLimit(limits, group),
       windowMs: 60_000,
-      kind: "sliding",
+      kind: "rolling",
+      counts,
     });
   }
-  // a fixed window of one day is aligned to epoch days, so it resets at 00:00 UTC
-  specs.push({ name: "day", policy: "day", limit: limits.perDay, windowMs: DAY_MS, kind: "fixed" });
+  // the day is a calendar day: counted per epoch day of the store's clock, so it resets at 00:00 UTC
+  specs.push({ name: "day", policy: `${p}day`, limit: limits.perDay, windowMs: DAY_MS, kind: "day", counts });
   return specs;
 }
 
-function matches(specs: WindowSpec[], limits: Limits, endpoint?: EndpointGroup): boolean {
-  for (const spec of specs) {
-    const expected =
-      spec.name === "burst"
-        ? limits.burst
-        : spec.name === "minute"
-          ? limits.perMinute
-          : spec.name === "day"
-            ? limits.perDay
-            : endpointLimit(limits, endpoint!);
-    if (spec.limit !== expected) return false;
+/** The Ratelimit of one (limits, endpoint, scope, observe) configuration, with its windows. */
+interface Plan {
+  specs: WindowSpec[];
+  /** how many leading specs count (the rest are observed) */
+  counting: number;
+  ratelimit: Ratelimit;
+  /** the limit values it was built for, to notice a Limits object changed in place */
+  values: number[];
+}
+
+/** Every limit value a decision depends on, in spec order. */
+function valuesOf(input: DecideInput): number[] {
+  const l = input.limits;
+  const v = [l.burst, l.perMinute, l.perDay];
+  if (input.endpoint) v.push(endpointLimit(l, input.endpoint));
+  if (input.observe) {
+    const o = input.observe.limits;
+    v.push(o.burst, o.perMinute, o.perDay);
+    for (const g of input.observe.endpoints ?? []) v.push(endpointLimit(o, g));
   }
+  return v;
+}
+
+function sameValues(a: number[], b: number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
-/** Wraps every Redis phase, e.g. with a timeout. */
-export type Guard = <T>(p: Promise<T>) => Promise<T>;
-
-export interface EngineResult {
-  decision: Decision;
-  roundTrips: number;
+function limitsId(l: Limits): string {
+  let id = `${l.burst}/${l.perMinute}/${l.perDay}`;
+  if (l.endpoints) for (const [g, v] of Object.entries(l.endpoints)) id += `/${g}=${v}`;
+  return id;
 }
 
-interface Counted {
-  state: WindowState;
-  /** the first Unix ms at which this window admits a request */
-  admitsAt: number;
+function planId(input: DecideInput): string {
+  let id = `${input.scope ?? ""}|${limitsId(input.limits)}|${input.endpoint ?? ""}`;
+  if (input.observe) id += `|${limitsId(input.observe.limits)}|${(input.observe.endpoints ?? []).join(",")}`;
+  return id;
 }
 
-/** The windows of one (limits, endpoint) pair with their Ratelimit instances, in the same order. */
-interface Plan {
-  specs: WindowSpec[];
-  limiters: Ratelimit[];
-}
+/** Braces make the identity the key's hash tag: every window of it lands in one cluster slot. */
+export const identifierOf = (identity: string): string => `{${identity}}`;
 
 export class Engine {
-  private readonly limiters = new Map<string, Ratelimit>();
+  private readonly ratelimits = new Map<string, Ratelimit>();
   /**
-   * Keyed by the Limits object itself: callers hold one per account for as long as they cache it
-   * (and ANONYMOUS_LIMITS is a constant), so a request reuses the plan instead of rebuilding it.
-   * Entries go with their Limits object, and are rebuilt if its values change.
+   * Plans keyed by the Limits object itself: callers hold one per account for as long as they cache
+   * it (ANONYMOUS_LIMITS is a constant), so a request reuses its plan without building a string.
    */
-  private readonly plans = new WeakMap<Limits, Map<EndpointGroup | undefined, Plan>>();
-
-  private planFor(limits: Limits, endpoint?: EndpointGroup): Plan {
-    let byEndpoint = this.plans.get(limits);
-    if (!byEndpoint) {
-      byEndpoint = new Map();
-      this.plans.set(limits, byEndpoint);
-    }
-    let plan = byEndpoint.get(endpoint);
-    // an object changed in place must not keep its old windows
-    if (!plan || !matches(plan.specs, limits, endpoint)) {
-      const specs = windowSpecs(limits, endpoint);
-      plan = { specs, limiters: specs.map((s) => this.limiterFor(s)) };
-      byEndpoint.set(endpoint, plan);
-    }
-    return plan;
-  }
+  private readonly plans = new WeakMap<Limits, Map<string, Plan>>();
 
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
   ) {}
 
-  /**
-   * Ratelimit instances per (window policy, limit), reused across requests. The counters are keyed
-   * by policy and identity only, so a plan change judges the next request against the same count.
-   */
-  private limiterFor(spec: WindowSpec): Ratelimit {
-    const id = `${spec.policy}:${spec.limit}`;
-    let limiter = this.limiters.get(id);
-    if (limiter) return limiter;
-    limiter = new Ratelimit({
+  private planFor(input: DecideInput): Plan {
+    const { limits } = input;
+    let byShape = this.plans.get(limits);
+    if (!byShape) {
+      byShape = new Map();
+      this.plans.set(limits, byShape);
+    }
+    const shape = input.observe || input.scope ? `${input.scope ?? ""}|${input.endpoint ?? ""}|${input.observe ? "o" : ""}` : (input.endpoint ?? "");
+    let plan = byShape.get(shape);
+    const values = valuesOf(input);
+    if (plan && sameValues(plan.values, values)) return plan;
+    const id = planId(input);
+    const specs = windowSpecs(limits, input.endpoint ? [input.endpoint] : [], { scope: input.scope });
+    const counting = specs.length;
+    if (input.observe) specs.push(...windowSpecs(input.observe.limits, input.observe.endpoints ?? [], { counts: false }));
+    plan = { specs, counting, ratelimit: this.ratelimitFor(id, specs), values };
+    byShape.set(shape, plan);
+    return plan;
+  }
+
+  /** One Ratelimit per configuration, created once and reused (bounded). */
+  private ratelimitFor(id: string, specs: WindowSpec[]): Ratelimit {
+    let ratelimit = this.ratelimits.get(id);
+    if (ratelimit) return ratelimit;
+    ratelimit = new Ratelimit({
       redis: this.redis,
-      prefix: `${this.prefix}:${spec.policy}`,
-      limiter:
-        spec.kind === "sliding"
-          ? Ratelimit.slidingWindow(spec.limit, `${spec.windowMs} ms`)
-          : Ratelimit.fixedWindow(spec.limit, `${spec.windowMs} ms`),
-      // the ephemeral cache refuses in memory until the end of the bucket, later than the
-      // sliding window really admits again, and it never learns about refunds
+      prefix: this.prefix,
+      limiter: multiWindow(specs),
+      // it would refuse from memory without asking the store, by a reset that is not ours
       ephemeralCache: false,
-      // its timeout admits silently; timeouts are handled by the caller's Guard instead
+      // its timeout admits silently; timeouts are the caller's (the local fallback decides)
       timeout: 0,
       analytics: false,
       enableTelemetry: false,
     });
-    if (this.limiters.size >= LIMITER_CACHE_SIZE) {
-      const oldest = this.limiters.keys().next().value;
-      if (oldest !== undefined) this.limiters.delete(oldest);
+    if (this.ratelimits.size >= RATELIMIT_CACHE_SIZE) {
+      const oldest = this.ratelimits.keys().next().value;
+      if (oldest !== undefined) this.ratelimits.delete(oldest);
     }
-    this.limiters.set(id, limiter);
-    return limiter;
+    this.ratelimits.set(id, ratelimit);
+    return ratelimit;
   }
 
-  private key(spec: WindowSpec, identity: string, bucket: number): string {
-    return `${this.prefix}:${spec.policy}:${identity}:${bucket}`;
-  }
-
-  private stateKeys(spec: WindowSpec, identity: string, at: number): string[] {
-    const bucket = Math.floor(at / spec.windowMs);
-    return spec.kind === "sliding"
-      ? [this.key(spec, identity, bucket - 1), this.key(spec, identity, bucket)]
-      : [this.key(spec, identity, bucket)];
-  }
-
-  /** Window states from counters read at `at`; `values` are consumed in stateKeys order. */
-  private count(specs: WindowSpec[], values: unknown[], at: number): Counted[] {
-    let i = 0;
-    const next = (): number => Number(values[i++] ?? 0) || 0;
-    return specs.map((spec) => {
-      const base = { name: spec.name, limit: spec.limit, windowSeconds: spec.windowMs / 1000, policy: spec.policy };
-      if (spec.kind === "sliding") {
-        const previous = next();
-        const current = next();
-        const sliding = { windowMs: spec.windowMs, previous, current, at };
-        const used = slidingUsed(previous, current, spec.windowMs, at);
-        const admitsAt = slidingAdmitsAt(sliding, spec.limit);
-        const reset = used >= spec.limit ? admitsAt : slidingAdmitsAt(sliding, 1);
-        return { state: { ...base, remaining: Math.max(0, spec.limit - used), reset }, admitsAt };
-      }
-      const used = next();
-      const reset = fixedResetAt(Math.floor(at / spec.windowMs), spec.windowMs);
-      return { state: { ...base, remaining: Math.max(0, spec.limit - used), reset }, admitsAt: used >= spec.limit ? reset : at };
-    });
-  }
-
-  async peek(input: DecideInput, guard: Guard): Promise<WindowState[]> {
-    const specs = windowSpecs(input.limits, input.endpoint);
-    const at = Date.now();
-    const keys = specs.flatMap((s) => this.stateKeys(s, input.identity, at));
-    const values = await guard(this.redis.mget<unknown[]>(...keys));
-    return this.count(specs, values, at).map((c) => c.state);
-  }
-
-  async decide(input: DecideInput, guard: Guard): Promise<EngineResult> {
-    const { identity } = input;
-    const { specs, limiters } = this.planFor(input.limits, input.endpoint);
-    const responses = await guard(Promise.all(limiters.map((l) => l.limit(identity))));
-
-    if (responses.every((r) => r.success)) {
-      const windows = specs.map((spec, i): WindowState => {
-        const r = responses[i]!;
-        const reset =
-          spec.kind === "sliding"
-            ? slidingEmptyBy(spec.limit - r.remaining, r.reset / spec.windowMs - 1, spec.windowMs)
-            : r.reset;
-        return {
-          name: spec.name,
-          limit: spec.limit,
-          remaining: r.remaining,
-          reset,
-          windowSeconds: spec.windowMs / 1000,
-          policy: spec.policy,
-        };
-      });
-      let binding = windows[0]!;
-      for (const w of windows) {
-        if (w.remaining < binding.remaining || (w.remaining === binding.remaining && w.reset > binding.reset)) binding = w;
-      }
-      return { decision: { allowed: true, windows, binding, degraded: false }, roundTrips: 1 };
-    }
-
-    // Refused. Give back every increment this request made: sliding windows count only what they
-    // admit, the fixed window counts refused calls too. Each refund targets the exact bucket the
-    // increment went to (from its reset), so a bucket boundary in between cannot misplace it.
-    const refunds: Promise<unknown>[] = [];
-    specs.forEach((spec, i) => {
-      const r = responses[i]!;
-      if (r.success || spec.kind === "fixed") {
-        refunds.push(this.redis.decrby(this.key(spec, identity, r.reset / spec.windowMs - 1), 1));
-      }
-    });
-    const at = Date.now();
-    const keys = specs.flatMap((s) => this.stateKeys(s, identity, at));
-    // issued after the refunds on the same connection, so the read sees them
-    const [values] = await guard(Promise.all([this.redis.mget<unknown[]>(...keys), ...refunds]));
-    const counted = this.count(specs, values, at);
-
-    let binding: Counted | undefined;
-    counted.forEach((c, i) => {
-      const refusing = !responses[i]!.success || c.admitsAt > at;
-      if (!refusing) return;
-      c.state.reset = c.admitsAt;
-      if (!binding || c.admitsAt > binding.admitsAt) binding = c;
-    });
-    const chosen = binding ?? counted[responses.findIndex((r) => !r.success)]!;
-    const retryAfterSeconds = Math.max(1, Math.ceil((chosen.admitsAt - Date.now()) / 1000));
-    return {
-      decision: {
-        allowed: false,
-        windows: counted.map((c) => c.state),
-        binding: chosen.state,
-        retryAfterSeconds,
-        degraded: false,
-      },
-      roundTrips: 2,
+  async decide(input: DecideInput): Promise<Decision> {
+    const plan = this.planFor(input);
+    const r = (await plan.ratelimit.limit(identifierOf(input.identity))) as unknown as MultiWindowResponse;
+    const decision: Decision = {
+      allowed: r.success,
+      windows: plan.counting === r.windows.length ? r.windows : r.windows.slice(0, plan.counting),
+      binding: r.binding,
+      degraded: false,
+      decidedAt: r.decidedAt,
     };
+    if (plan.counting < r.windows.length) decision.observed = r.windows.slice(plan.counting);
+    if (!r.success) decision.retryAfterSeconds = Math.max(1, Math.ceil(r.retryAfterMs! / 1000));
+    return decision;
+  }
+
+  async peek(input: PeekInput): Promise<WindowState[]> {
+    const specs = windowSpecs(input.limits, input.endpoints ?? [], { counts: false });
+    const keys = windowKeys(`${this.prefix}:${identifierOf(input.identity)}`, specs);
+    const reply = await runWindowScript(this.redis, keys, scriptArgs(specs));
+    // read as if every window counted: the answer's windows are the same, the binding is unused
+    return readAnswer(
+      specs.map((s) => ({ ...s, counts: true })),
+      [1, ...reply.slice(1)],
+      Date.now(),
+    ).windows;
   }
 }

@@ -46,6 +46,7 @@ const w = (name: WindowState["name"], policy: string, limit: number, remaining: 
   limit,
   remaining,
   reset: NOW + resetIn,
+  resetInMs: resetIn,
   windowSeconds,
 });
 
@@ -57,7 +58,7 @@ describe("rateLimitHeaders", () => {
       w("endpoint", "endpoint:kpd", 300, 290, 60_000, 60),
       w("day", "day", 10_000, 9_000, 43_199_750, 86_400),
     ];
-    const d: Decision = { allowed: true, windows, binding: windows[1]!, degraded: false };
+    const d: Decision = { allowed: true, windows, binding: windows[1]!, degraded: false, decidedAt: NOW };
     expect(rateLimitHeaders(d, NOW)).toEqual({
       "X-RateLimit-Limit": "60",
       "X-RateLimit-Remaining": "3",
@@ -73,7 +74,7 @@ describe("rateLimitHeaders", () => {
       w("minute", "minute", 60, 40, 61_000, 60),
       w("day", "day", 10_000, 9_000, 43_199_750, 86_400),
     ];
-    const d: Decision = { allowed: false, windows, binding: windows[0]!, retryAfterSeconds: 1, degraded: false };
+    const d: Decision = { allowed: false, windows, binding: windows[0]!, retryAfterSeconds: 1, degraded: false, decidedAt: NOW };
     const h = rateLimitHeaders(d, NOW);
     expect(h["Retry-After"]).toBe("1");
     expect(h["X-RateLimit-Limit"]).toBe("10");
@@ -82,18 +83,28 @@ describe("rateLimitHeaders", () => {
     expect(h.RateLimit).toBe('"burst";r=0;t=1, "minute";r=40;t=61, "day";r=9000;t=43200');
   });
 
-  it("rounds X-RateLimit-Reset up to whole Unix seconds and never reports a negative t", () => {
-    const windows = [w("burst", "burst", 10, 10, -500, 1)];
-    const h = rateLimitHeaders({ allowed: true, windows, binding: windows[0]!, degraded: false }, NOW);
-    expect(h["X-RateLimit-Reset"]).toBe(String(Math.ceil((NOW - 500) / 1000)));
+  it("an unused window has t=0 and resets now, rounded up to whole Unix seconds", () => {
+    const windows = [w("burst", "burst", 10, 10, 0, 1)];
+    const h = rateLimitHeaders({ allowed: true, windows, binding: windows[0]!, degraded: false, decidedAt: NOW }, NOW);
+    expect(h["X-RateLimit-Reset"]).toBe(String(Math.ceil(NOW / 1000)));
     expect(h.RateLimit).toBe('"burst";r=10;t=0');
     expect(h["Retry-After"]).toBeUndefined();
+  });
+
+  it("on refuse X-RateLimit-Reset is when the window admits, rounded up: never early, never after now + Retry-After", () => {
+    const windows = [w("minute", "minute", 60, 0, 20_001, 60)];
+    const h = rateLimitHeaders({ allowed: false, windows, binding: windows[0]!, retryAfterSeconds: 21, degraded: false, decidedAt: NOW }, NOW);
+    expect(h["Retry-After"]).toBe("21");
+    expect(h.RateLimit).toBe('"minute";r=0;t=21');
+    expect(Number(h["X-RateLimit-Reset"]) * 1000).toBeGreaterThanOrEqual(NOW + 20_001);
+    expect(Number(h["X-RateLimit-Reset"])).toBeLessThanOrEqual(Math.ceil(NOW / 1000) + 21);
+    expect(h["X-RateLimit-Reset"]).toBe(String(Math.ceil((NOW + 20_001) / 1000)));
   });
 });
 
 describe("rateLimitExceededBody", () => {
   const windows = [w("minute", "minute", 60, 0, 22_000, 60)];
-  const refused: Decision = { allowed: false, windows, binding: windows[0]!, retryAfterSeconds: 22, degraded: false };
+  const refused: Decision = { allowed: false, windows, binding: windows[0]!, retryAfterSeconds: 22, degraded: false, decidedAt: NOW };
 
   it("has exactly the error envelope and names the Retry-After seconds in Croatian", () => {
     const body = rateLimitExceededBody(refused, "https://portal.example/docs/rate-limits");

@@ -16,23 +16,23 @@ function sfString(s: string): string {
   return `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 
-function secondsUntil(resetMs: number, now: number): number {
-  return Math.max(0, Math.ceil((resetMs - now) / 1000));
-}
+/** Whole seconds until the window's quota next increases, rounded up so it is never early. */
+const secondsOf = (w: WindowState): number => Math.ceil(w.resetInMs / 1000);
 
 /**
- * X-RateLimit-* of the binding window (Reset in Unix seconds, rounded up so it is never early),
- * Retry-After on refusal, and the IETF RateLimit-Policy / RateLimit fields listing every window
- * (draft-ietf-httpapi-ratelimit-headers-11: quoted policy names, q/w and r/t parameters).
+ * X-RateLimit-* of the binding window, Retry-After on refusal, and the IETF RateLimit-Policy /
+ * RateLimit fields listing every window (draft-ietf-httpapi-ratelimit-headers: quoted policy names,
+ * q/w and r/t parameters). `t` is the seconds until that window's quota next increases; on a 429 the
+ * binding window's `t` is Retry-After. X-RateLimit-Reset is the moment the binding window's quota
+ * next increases (on a 429: when it admits again), in Unix seconds rounded up (never early).
  */
 export function rateLimitHeaders(d: Decision, now: number = Date.now()): Record<string, string> {
   const b = d.binding;
-  const t = (w: WindowState): number =>
-    !d.allowed && w === b && d.retryAfterSeconds !== undefined ? d.retryAfterSeconds : secondsUntil(w.reset, now);
+  const t = (w: WindowState): number => (!d.allowed && w === b && d.retryAfterSeconds !== undefined ? d.retryAfterSeconds : secondsOf(w));
   const headers: Record<string, string> = {
     "X-RateLimit-Limit": String(b.limit),
     "X-RateLimit-Remaining": String(b.remaining),
-    "X-RateLimit-Reset": String(Math.ceil(b.reset / 1000)),
+    "X-RateLimit-Reset": String(Math.ceil((now + b.resetInMs) / 1000)),
     "RateLimit-Policy": d.windows.map((w) => `${sfString(w.policy)};q=${w.limit};w=${w.windowSeconds}`).join(", "),
     RateLimit: d.windows.map((w) => `${sfString(w.policy)};r=${w.remaining};t=${t(w)}`).join(", "),
   };

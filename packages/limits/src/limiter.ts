@@ -3,11 +3,12 @@
  * Engine while Redis is unreachable, probing it in the background and returning when it answers.
  */
 import { Redis } from "@upstash/redis";
-import { Engine, type Guard } from "./engine.ts";
+import { Engine } from "./engine.ts";
 import { createRedisRequester, type RedisRequester } from "./redis-requester.ts";
+import { createClusterRequester } from "./cluster-requester.ts";
 import { createMemoryRequester } from "./memory-requester.ts";
 import { ENDPOINT_LIMITS, assertLimits, InvalidLimitsError } from "./policy.ts";
-import type { Decision, DecideInput, RateLimitEvent, RateLimiter, StoreConfig, WindowState } from "./types.ts";
+import type { Decision, DecideInput, PeekInput, RateLimitEvent, RateLimiter, StoreConfig, WindowState } from "./types.ts";
 
 export interface RateLimiterOptions {
   store: StoreConfig;
@@ -16,22 +17,40 @@ export interface RateLimiterOptions {
   onEvent?: (e: RateLimitEvent) => void;
   /** how long one Redis round trip may take before the local fallback decides (default 100 ms) */
   redisTimeoutMs?: number;
-  /** how often Redis is probed while the fallback is active (default 1,000 ms) */
+  /** how often Redis is probed while the fallback is active (default 25 ms: back on Redis within 100 ms of it answering) */
   probeIntervalMs?: number;
 }
 
 const DEFAULT_PREFIX = "fiskal:rl";
 
-function assertInput(input: DecideInput): void {
-  if (typeof input?.identity !== "string" || input.identity.length === 0 || input.identity.length > 256) {
-    throw new InvalidLimitsError("identity must be a non-empty string of at most 256 characters");
-  }
-  assertLimits(input.limits);
-  if (input.endpoint !== undefined && !Object.hasOwn(ENDPOINT_LIMITS, input.endpoint)) {
-    throw new InvalidLimitsError(`unknown endpoint group ${String(input.endpoint)}`);
+const SCOPE = /^[a-z][a-z0-9_-]{0,31}$/;
+
+function assertGroup(group: unknown): void {
+  if (typeof group !== "string" || !Object.hasOwn(ENDPOINT_LIMITS, group)) {
+    throw new InvalidLimitsError(`unknown endpoint group ${String(group)}`);
   }
 }
 
+function assertInput(input: DecideInput & PeekInput): void {
+  if (typeof input?.identity !== "string" || input.identity.length === 0 || input.identity.length > 256) {
+    throw new InvalidLimitsError("identity must be a non-empty string of at most 256 characters");
+  }
+  // the identity is the keys' hash tag: a brace inside it would end the tag early
+  if (/[{}]/.test(input.identity)) throw new InvalidLimitsError("identity must not contain { or }");
+  assertLimits(input.limits);
+  if (input.endpoint !== undefined) assertGroup(input.endpoint);
+  for (const g of input.endpoints ?? []) assertGroup(g);
+  if (input.scope !== undefined && (typeof input.scope !== "string" || !SCOPE.test(input.scope))) {
+    throw new InvalidLimitsError("scope must be a short lower-case name");
+  }
+  if (input.observe) {
+    assertLimits(input.observe.limits);
+    for (const g of input.observe.endpoints ?? []) assertGroup(g);
+  }
+}
+
+/** Wraps every store call, e.g. with a timeout. */
+type Guard = <T>(p: Promise<T>) => Promise<T>;
 const passThrough: Guard = (p) => p;
 
 function timeoutGuard(ms: number): Guard {
@@ -48,7 +67,7 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   const prefix = opts.prefix ?? DEFAULT_PREFIX;
   if (prefix.length === 0) throw new InvalidLimitsError("prefix must not be empty");
   const timeoutMs = opts.redisTimeoutMs ?? 100;
-  const probeIntervalMs = opts.probeIntervalMs ?? 1_000;
+  const probeIntervalMs = opts.probeIntervalMs ?? 25;
   const store = opts.store;
 
   const emit = (e: RateLimitEvent): void => {
@@ -66,13 +85,13 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
       fallbackActive: () => false,
       peek: async (input) => {
         assertInput(input);
-        return engine.peek(input, passThrough);
+        return engine.peek(input);
       },
       decide: async (input) => {
         assertInput(input);
         const started = performance.now();
-        const { decision, roundTrips } = await engine.decide(input, passThrough);
-        emitDecision(emit, decision, started, roundTrips);
+        const decision = await engine.decide(input);
+        emitDecision(emit, decision, started, 1);
         return decision;
       },
       close: async () => {},
@@ -82,8 +101,8 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   let requester: RedisRequester | undefined;
   let redis: Redis;
   let guard: Guard;
-  if (store.kind === "redis") {
-    requester = createRedisRequester(store.url, timeoutMs);
+  if (store.kind === "redis" || store.kind === "cluster") {
+    requester = store.kind === "redis" ? createRedisRequester(store.url, timeoutMs) : createClusterRequester(store.url, timeoutMs);
     redis = new Redis(requester);
     // the requester times its commands itself, with one timer for all of them
     guard = passThrough;
@@ -126,14 +145,14 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     probe.unref();
   };
 
-  const onPrimary = async <T>(run: (engine: Engine, g: Guard) => Promise<T>): Promise<T | undefined> => {
+  const onPrimary = async <T>(run: (engine: Engine) => Promise<T>): Promise<T | undefined> => {
     if (degraded) return undefined;
     try {
       if (startup) {
         await startup;
         startup = undefined;
       }
-      return await run(primary, guard);
+      return await guard(run(primary));
     } catch (err) {
       startup = undefined;
       enterFallback(err);
@@ -146,18 +165,18 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     fallbackActive: () => degraded,
     peek: async (input): Promise<WindowState[]> => {
       assertInput(input);
-      const windows = await onPrimary((engine, g) => engine.peek(input, g));
-      return windows ?? fallbackEngine().peek(input, passThrough);
+      const windows = await onPrimary((engine) => engine.peek(input));
+      return windows ?? fallbackEngine().peek(input);
     },
     decide: async (input): Promise<Decision> => {
       assertInput(input);
       const started = performance.now();
-      const result = await onPrimary((engine, g) => engine.decide(input, g));
+      const result = await onPrimary((engine) => engine.decide(input));
       if (result) {
-        emitDecision(emit, result.decision, started, result.roundTrips);
-        return result.decision;
+        emitDecision(emit, result, started, 1);
+        return result;
       }
-      const { decision } = await fallbackEngine().decide(input, passThrough);
+      const decision = await fallbackEngine().decide(input);
       decision.degraded = true;
       emitDecision(emit, decision, started, 0);
       return decision;

@@ -45,19 +45,30 @@ function isPositiveInt(n: unknown): n is number {
   return typeof n === "number" && Number.isSafeInteger(n) && n > 0;
 }
 
-/** Throws InvalidLimitsError unless every field is a positive safe integer. */
+/**
+ * The largest limit of a rolling window (burst, per minute, endpoint): each keeps the time of every
+ * request it counts, 13 bytes each, so 100,000 is about 1.3 MB per account and window.
+ */
+export const MAX_ROLLING_LIMIT = 100_000;
+/** The largest daily limit (a plain counter). */
+export const MAX_DAY_LIMIT = 1_000_000_000;
+
+/** Throws InvalidLimitsError unless every field is a positive integer within its bound. */
 export function assertLimits(limits: Limits): void {
   if (limits === null || typeof limits !== "object") {
     throw new InvalidLimitsError("limits must be an object with burst, perMinute and perDay");
   }
   for (const field of ["burst", "perMinute", "perDay"] as const) {
-    if (!isPositiveInt(limits[field])) {
-      throw new InvalidLimitsError(`limits.${field} must be a positive integer, got ${String(limits[field])}`);
+    const max = field === "perDay" ? MAX_DAY_LIMIT : MAX_ROLLING_LIMIT;
+    if (!isPositiveInt(limits[field]) || limits[field] > max) {
+      throw new InvalidLimitsError(`limits.${field} must be an integer from 1 to ${max}, got ${String(limits[field])}`);
     }
   }
   for (const [group, value] of Object.entries(limits.endpoints ?? {})) {
     if (!Object.hasOwn(ENDPOINT_LIMITS, group)) throw new InvalidLimitsError(`limits.endpoints.${group} is not an endpoint group`);
-    if (!isPositiveInt(value)) throw new InvalidLimitsError(`limits.endpoints.${group} must be a positive integer, got ${String(value)}`);
+    if (!isPositiveInt(value) || value > MAX_ROLLING_LIMIT) {
+      throw new InvalidLimitsError(`limits.endpoints.${group} must be an integer from 1 to ${MAX_ROLLING_LIMIT}, got ${String(value)}`);
+    }
   }
 }
 

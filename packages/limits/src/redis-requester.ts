@@ -138,7 +138,7 @@ export function createRedisRequester(url: string, timeoutMs: number, opts: Redis
     if (!closed) {
       // keep reconnecting in the background so the limiter can return to Redis
       attempt++;
-      reconnectTimer = setTimeout(connect, Math.min(50 * attempt, 1_000));
+      reconnectTimer = setTimeout(connect, Math.min(25 * attempt, 50));
       reconnectTimer.unref();
     }
   }

@@ -1,7 +1,7 @@
 // The gate every /v1 and /trpc request passes: authenticate, decide every window, set the headers.
 import { isIP } from "node:net";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ANONYMOUS_LIMITS, rateLimitExceededBody, rateLimitHeaders, type Decision, type EndpointGroup } from "@fiskal/limits";
+import { ANONYMOUS_LIMITS, ENDPOINT_GROUPS, rateLimitExceededBody, rateLimitHeaders, type Decision, type EndpointGroup } from "@fiskal/limits";
 import { ApiError, docUrl, INTERNAL_MESSAGE } from "../errors.ts";
 import { AUTH_MESSAGES } from "../auth.ts";
 import type { Services } from "../services.ts";
@@ -129,13 +129,22 @@ function refuse(services: Services, res: ServerResponse, principal: Principal | 
 /** Free status calls take nothing from the account's quota but have an allowance of their own. */
 export const STATUS_LIMITS = { burst: 10, perMinute: 120, perDay: 20_000 } as const;
 
-/** For free status calls: the same windows and headers, without consuming the account's quota. */
+/**
+ * For free status calls, in one script execution: the status allowance (windows "status:*" of the
+ * account) is counted, and the account's own windows, every endpoint group's included, are read
+ * without counting. Admitted, the headers describe the account's windows, as on any other call.
+ */
 async function peekDecision(services: Services, principal: Principal): Promise<Decision> {
-  const allowance = await timed(services, () =>
-    services.limiter.decide({ identity: `acct:${principal.accountId}:status`, limits: STATUS_LIMITS }),
+  const d = await timed(services, () =>
+    services.limiter.decide({
+      identity: `acct:${principal.accountId}`,
+      limits: STATUS_LIMITS,
+      scope: "status",
+      observe: { limits: principal.limits, endpoints: ENDPOINT_GROUPS },
+    }),
   );
-  if (!allowance.allowed) return allowance;
-  const windows = await services.limiter.peek({ identity: `acct:${principal.accountId}`, limits: principal.limits });
-  const binding = windows.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.reset > a.reset) ? b : a));
-  return { allowed: true, windows, binding, degraded: services.limiter.fallbackActive() };
+  if (!d.allowed) return d;
+  const windows = (d.observed ?? []).filter((w) => w.name !== "endpoint");
+  const binding = windows.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetInMs > a.resetInMs) ? b : a));
+  return { ...d, windows, binding };
 }

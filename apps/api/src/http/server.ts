@@ -189,6 +189,7 @@ function context(ex: Exchange): Context {
     requestId: ex.requestId,
     principal: ex.gate?.error ? null : (ex.gate?.principal ?? null),
     gateError: ex.gate?.error ?? null,
+    decision: ex.gate?.decision ?? null,
   };
 }
 

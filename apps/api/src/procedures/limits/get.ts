@@ -1,6 +1,6 @@
 // GET /v1/limits — where the account stands in every window; reading it consumes no quota.
 import { z } from "zod";
-import { ENDPOINT_LIMITS, endpointLimit, type EndpointGroup } from "@fiskal/limits";
+import { ENDPOINT_GROUPS, ENDPOINT_LIMITS, endpointLimit, type WindowState } from "@fiskal/limits";
 import { apiKeyProcedure } from "../../trpc.ts";
 
 const Window = z.object({
@@ -8,7 +8,7 @@ const Window = z.object({
   policy: z.string(),
   limit: z.number().int(),
   remaining: z.number().int(),
-  reset: z.number().int().describe("Unix sekunde kada prozor ponovno propušta zahtjeve ili se obnavlja."),
+  reset: z.number().int().describe("Unix sekunde (zaokruženo naviše) kada se kvota prozora sljedeći put povećava: kada najstariji izbrojani zahtjev izađe iz prozora, za dnevni prozor u ponoć UTC. Ako prozor nije ništa izbrojao, sada."),
   window_seconds: z.number().int(),
 });
 
@@ -33,10 +33,12 @@ export const getLimits = apiKeyProcedure
     }),
   )
   .query(async ({ ctx }) => {
-    const { limiter } = ctx.services;
     const { accountId, limits, plan } = ctx.principal;
-    const identity = `acct:${accountId}`;
-    const toWindow = (w: { name: string; policy: string; limit: number; remaining: number; reset: number; windowSeconds: number }) => ({
+    // the gate read every window of the account in the script execution that counted this call
+    // against the status allowance; other callers (tests, internal use) read them here
+    const all: WindowState[] =
+      ctx.decision?.observed ?? (await ctx.services.limiter.peek({ identity: `acct:${accountId}`, limits, endpoints: ENDPOINT_GROUPS }));
+    const toWindow = (w: WindowState) => ({
       name: w.name,
       policy: w.policy,
       limit: w.limit,
@@ -44,17 +46,12 @@ export const getLimits = apiKeyProcedure
       reset: Math.ceil(w.reset / 1000),
       window_seconds: w.windowSeconds,
     });
-    const groups = Object.keys(ENDPOINT_LIMITS) as EndpointGroup[];
-    const [base, ...perGroup] = await Promise.all([
-      limiter.peek({ identity, limits }),
-      ...groups.map((endpoint) => limiter.peek({ identity, limits, endpoint })),
-    ]);
     return {
       plan,
       limits: { burst: limits.burst, per_minute: limits.perMinute, per_day: limits.perDay },
-      windows: base!.map(toWindow),
-      endpoints: groups.map((group, i) => {
-        const w = perGroup[i]!.find((x) => x.name === "endpoint")!;
+      windows: all.filter((w) => w.name !== "endpoint").map(toWindow),
+      endpoints: ENDPOINT_GROUPS.map((group) => {
+        const w = all.find((x) => x.policy === `endpoint:${group}`)!;
         return { group, label: ENDPOINT_LIMITS[group].label, per_minute: endpointLimit(limits, group), window: toWindow(w) };
       }),
     };

@@ -1,0 +1,139 @@
+/**
+ * The multi-window script as an @upstash/ratelimit algorithm: `new Ratelimit({ limiter:
+ * multiWindow(specs) })` decides every window of a request in one script execution.
+ *
+ * `Ratelimit.limit(identifier)` hands the algorithm `<prefix>:<identifier>`; the identifier is the
+ * identity in braces, so every key of one identity shares a Redis Cluster hash tag:
+ * `<prefix>:{acct:…}:burst`, `…:minute`, `…:endpoint:oib`, `…:day`.
+ */
+import type { Algorithm } from "@upstash/ratelimit";
+import type { Redis } from "@upstash/redis";
+import { SCRIPT, SCRIPT_SHA } from "./script.ts";
+import type { WindowName, WindowState } from "./types.ts";
+
+export interface WindowSpec {
+  name: WindowName;
+  /** "burst", "minute", "endpoint:kpd", "day"; with a scope, e.g. "status:burst" */
+  policy: string;
+  limit: number;
+  windowMs: number;
+  kind: "rolling" | "day";
+  /** counting windows decide the request; observed ones are only reported */
+  counts: boolean;
+}
+
+/** What `Ratelimit.limit()` answers with this algorithm: its usual fields plus every window. */
+export interface MultiWindowResponse {
+  success: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix ms (this process's clock) when the binding window admits again or its quota next increases */
+  reset: number;
+  pending: Promise<unknown>;
+  /** every window in spec order, counting ones first as given */
+  windows: WindowState[];
+  /** the counting windows' binding window: fewest remaining on admit, latest admit on refusal */
+  binding: WindowState;
+  /** refusal only: ms until the binding window admits again, by the store's clock */
+  retryAfterMs?: number;
+  /** Unix ms of the store's clock when the script ran */
+  decidedAt: number;
+}
+
+type RegionContext = { redis: Redis };
+
+const DONE = Promise.resolve();
+
+/** Sends the script by hash, and whole once when the store does not know it yet. */
+export function runWindowScript(redis: Redis, keys: string[], args: string[]): Promise<number[]> {
+  return redis.evalsha<string[], number[]>(SCRIPT_SHA, keys, args).catch((err: unknown) => {
+    if (err instanceof Error && err.message.toUpperCase().includes("NOSCRIPT")) {
+      return redis.eval<string[], number[]>(SCRIPT, keys, args);
+    }
+    throw err;
+  });
+}
+
+/** The script's arguments for these windows: four per window. */
+export function scriptArgs(specs: readonly WindowSpec[]): string[] {
+  const args: string[] = [];
+  for (const s of specs) args.push(s.kind === "day" ? "d" : "r", String(s.limit), String(s.windowMs), s.counts ? "c" : "o");
+  return args;
+}
+
+/** Window states and the binding window from the script's answer. */
+export function readAnswer(specs: readonly WindowSpec[], reply: readonly number[], localNow: number): MultiWindowResponse {
+  const allowed = reply[0] === 1;
+  const windows: WindowState[] = new Array<WindowState>(specs.length);
+  let binding: WindowState | undefined;
+  for (let i = 0; i < specs.length; i++) {
+    const s = specs[i]!;
+    const remaining = Math.max(0, Number(reply[2 + 2 * i]));
+    const resetInMs = Math.max(0, Number(reply[3 + 2 * i]));
+    const w: WindowState = {
+      name: s.name,
+      limit: s.limit,
+      remaining,
+      reset: localNow + resetInMs,
+      resetInMs,
+      windowSeconds: s.windowMs / 1000,
+      policy: s.policy,
+    };
+    windows[i] = w;
+    if (!s.counts) continue;
+    if (allowed) {
+      if (!binding || remaining < binding.remaining || (remaining === binding.remaining && resetInMs > binding.resetInMs)) binding = w;
+    } else if (remaining === 0 && (!binding || resetInMs > binding.resetInMs)) {
+      // refusing windows have nothing left; the one admitting last decides the wait
+      binding = w;
+    }
+  }
+  if (!binding) throw new Error("the rate-limit script answered without a counting window");
+  return {
+    success: allowed,
+    limit: binding.limit,
+    remaining: binding.remaining,
+    reset: binding.reset,
+    pending: DONE,
+    windows,
+    binding,
+    retryAfterMs: allowed ? undefined : binding.resetInMs,
+    decidedAt: Number(reply[1]),
+  };
+}
+
+/** Keys of these windows for the key `Ratelimit` derives from the identifier. */
+export function windowKeys(base: string, specs: readonly WindowSpec[]): string[] {
+  return specs.map((s) => `${base}:${s.policy}`);
+}
+
+/**
+ * An @upstash/ratelimit algorithm deciding all `specs` together. `getRemaining` reads without
+ * counting (every window observed); `resetTokens` forgets the identity's windows.
+ */
+export function multiWindow(specs: readonly WindowSpec[]): Algorithm<RegionContext> {
+  const args = scriptArgs(specs);
+  const observeArgs = scriptArgs(specs.map((s) => ({ ...s, counts: false })));
+  const ensureCounting = specs.some((s) => s.counts);
+  if (!ensureCounting) throw new Error("multiWindow() needs at least one counting window");
+  return () => ({
+    limit: async (ctx, identifier) => {
+      const keys = windowKeys(identifier, specs);
+      const reply = await runWindowScript(ctx.redis, keys, args);
+      return readAnswer(specs, reply, Date.now());
+    },
+    getRemaining: async (ctx, identifier) => {
+      const reply = await runWindowScript(ctx.redis, windowKeys(identifier, specs), observeArgs);
+      // with every window observed the script admits; the binding window is the fewest remaining
+      const answer = readAnswer(
+        specs.map((s) => ({ ...s, counts: true })),
+        [1, ...reply.slice(1)],
+        Date.now(),
+      );
+      return { remaining: answer.remaining, reset: answer.reset, limit: answer.limit };
+    },
+    resetTokens: async (ctx, identifier) => {
+      await ctx.redis.del(...windowKeys(identifier, specs));
+    },
+  });
+}
