@@ -57,7 +57,7 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
   if (config.store.kind === "memory") {
     log.warn(
       "RATE LIMITS USE THE IN-PROCESS STORE: counts live in this process only. Fine for a single-process trial; " +
-        "set REDIS_URL or UPSTASH_REDIS_REST_URL/TOKEN for anything shared or scaled.",
+        "set REDIS_URL, REDIS_CLUSTER_NODES or UPSTASH_REDIS_REST_URL/TOKEN for anything shared or scaled.",
     );
   }
   const limiter = createRateLimiter({

@@ -2,7 +2,7 @@
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { z } from "zod";
-import type { StoreConfig } from "@fiskal/limits";
+import { storeConfigFrom, type StoreConfig } from "@fiskal/limits";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -12,7 +12,6 @@ const isClusterNode = (node: string): boolean => {
   const m = CLUSTER_NODE.exec(node.trim());
   return m !== null && (m[1] === undefined || (Number(m[1]) >= 1 && Number(m[1]) <= 65_535));
 };
-const CLUSTER_URL = /^rediss?\+cluster:\/\//i;
 
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3001),
@@ -64,23 +63,5 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (env.REDIS_USERNAME !== undefined && env.REDIS_PASSWORD === undefined) {
     throw new Error("Invalid environment:\n  REDIS_USERNAME: set REDIS_PASSWORD too");
   }
-  return { ...env, store: storeConfig(env), apiUrl: env.API_URL ?? `http://${env.HOST}:${env.PORT}` };
-}
-
-/** Upstash REST, then a Redis Cluster (REDIS_CLUSTER_NODES, or a redis+cluster:// REDIS_URL), then one Redis, then in-process. */
-function storeConfig(env: z.infer<typeof Env>): StoreConfig {
-  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
-    return { kind: "upstash", url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN };
-  }
-  if (env.REDIS_CLUSTER_NODES) {
-    const nodes = env.REDIS_CLUSTER_NODES.split(",").map((node) => node.trim()).join(",");
-    const userinfo =
-      env.REDIS_PASSWORD === undefined
-        ? ""
-        : `${encodeURIComponent(env.REDIS_USERNAME ?? "")}:${encodeURIComponent(env.REDIS_PASSWORD)}@`;
-    return { kind: "cluster", url: `redis+cluster://${userinfo}${nodes}` };
-  }
-  if (env.REDIS_URL && CLUSTER_URL.test(env.REDIS_URL)) return { kind: "cluster", url: env.REDIS_URL };
-  if (env.REDIS_URL) return { kind: "redis", url: env.REDIS_URL };
-  return { kind: "memory" };
+  return { ...env, store: storeConfigFrom(env), apiUrl: env.API_URL ?? `http://${env.HOST}:${env.PORT}` };
 }

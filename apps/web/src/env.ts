@@ -1,5 +1,6 @@
 // The web app's configuration, read from the process environment once and validated.
 import { z } from "zod";
+import { storeConfigFrom } from "@fiskal/limits";
 
 const DEFAULT_PORTAL_URL = "http://127.0.0.1:3000";
 
@@ -11,6 +12,9 @@ const schema = z
     PORTAL_URL: z.url().optional(),
     API_URL: z.url().default("http://127.0.0.1:3001"),
     REDIS_URL: z.string().min(1).optional(),
+    REDIS_CLUSTER_NODES: z.string().trim().min(1).optional(),
+    REDIS_USERNAME: z.string().min(1).optional(),
+    REDIS_PASSWORD: z.string().min(1).optional(),
     UPSTASH_REDIS_REST_URL: z.url().optional(),
     UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
     // Development and tests only: lets webhook endpoints point at loopback or private addresses.
@@ -28,11 +32,8 @@ const schema = z
       authUrl: e.NEXTAUTH_URL ?? portalUrl,
       portalUrl,
       apiUrl: e.API_URL.replace(/\/+$/, ""),
-      redisUrl: e.REDIS_URL,
-      upstash:
-        e.UPSTASH_REDIS_REST_URL && e.UPSTASH_REDIS_REST_TOKEN
-          ? { url: e.UPSTASH_REDIS_REST_URL, token: e.UPSTASH_REDIS_REST_TOKEN }
-          : undefined,
+      // the same store as the API: Upstash REST, a Redis Cluster, one Redis, or in-process
+      limiterStore: storeConfigFrom(e),
       webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === "1" || e.WEBHOOKS_ALLOW_PRIVATE === "true",
       trustProxyHops: e.TRUST_PROXY_HOPS,
       rateLimitPrefix: e.RATE_LIMIT_PREFIX,

@@ -23,3 +23,4 @@ export type {
 } from "./types.ts";
 export { createRateLimiter, type RateLimiterOptions } from "./limiter.ts";
 export { rateLimitExceededBody, rateLimitHeaders, sekundi, type RateLimitExceededBody } from "./headers.ts";
+export { storeConfigFrom, type StoreSettings } from "./store-config.ts";

@@ -3,7 +3,7 @@
 //   per IP:     10/s, 20/min, 1,000/day — slows guessing across many accounts from one address;
 //   sign-ups per IP: 2/s, 5/min, 50/day.
 // Every attempt counts, successful or not, so a correct password cannot be used to probe the limiter.
-import { createRateLimiter, sekundi, type Limits, type RateLimiter, type StoreConfig } from "@fiskal/limits";
+import { createRateLimiter, sekundi, type Limits, type RateLimiter } from "@fiskal/limits";
 import { env } from "~/env";
 
 export const LOGIN_LIMITS = {
@@ -14,16 +14,9 @@ export const LOGIN_LIMITS = {
 
 const holder = globalThis as typeof globalThis & { __fiskalLoginLimiter?: RateLimiter };
 
-function storeConfig(): StoreConfig {
-  const config = env();
-  if (config.upstash) return { kind: "upstash", ...config.upstash };
-  if (config.redisUrl) return { kind: "redis", url: config.redisUrl };
-  return { kind: "memory" };
-}
-
 /** The portal's limiter (sign-in, sign-up, webhook sends), one per process. */
 export function portalLimiter(): RateLimiter {
-  holder.__fiskalLoginLimiter ??= createRateLimiter({ store: storeConfig(), prefix: `${env().rateLimitPrefix}:portal` });
+  holder.__fiskalLoginLimiter ??= createRateLimiter({ store: env().limiterStore, prefix: `${env().rateLimitPrefix}:portal` });
   return holder.__fiskalLoginLimiter;
 }
 
