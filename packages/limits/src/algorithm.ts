@@ -8,7 +8,7 @@
  */
 import type { Algorithm } from "@upstash/ratelimit";
 import type { Redis } from "@upstash/redis";
-import { SCRIPT, SCRIPT_SHA } from "./script.ts";
+import { RING_LIMIT, SCRIPT, SCRIPT_SHA } from "./script.ts";
 import type { WindowName, WindowState } from "./types.ts";
 
 export interface WindowSpec {
@@ -57,7 +57,10 @@ export function runWindowScript(redis: Redis, keys: string[], args: string[]): P
 /** The script's arguments for these windows: four per window. */
 export function scriptArgs(specs: readonly WindowSpec[]): string[] {
   const args: string[] = [];
-  for (const s of specs) args.push(s.kind === "day" ? "d" : "r", String(s.limit), String(s.windowMs), s.counts ? "c" : "o");
+  for (const s of specs) {
+    const kind = s.kind === "day" ? "d" : s.limit <= RING_LIMIT ? "r" : "b";
+    args.push(kind, String(s.limit), String(s.windowMs), s.counts ? "c" : "o");
+  }
   return args;
 }
 
@@ -102,9 +105,17 @@ export function readAnswer(specs: readonly WindowSpec[], reply: readonly number[
   };
 }
 
-/** Keys of these windows for the key `Ratelimit` derives from the identifier. */
+/**
+ * Keys of these windows for the key `Ratelimit` derives from the identifier: two per window, its key
+ * and the key of its other representation (sliding log ↔ sub-buckets; the day's is itself).
+ */
 export function windowKeys(base: string, specs: readonly WindowSpec[]): string[] {
-  return specs.map((s) => `${base}:${s.policy}`);
+  const keys: string[] = [];
+  for (const s of specs) {
+    const key = `${base}:${s.policy}`;
+    keys.push(key, s.kind === "day" ? key : `${key}:b`);
+  }
+  return keys;
 }
 
 /**
@@ -133,7 +144,7 @@ export function multiWindow(specs: readonly WindowSpec[]): Algorithm<RegionConte
       return { remaining: answer.remaining, reset: answer.reset, limit: answer.limit };
     },
     resetTokens: async (ctx, identifier) => {
-      await ctx.redis.del(...windowKeys(identifier, specs));
+      await ctx.redis.del(...new Set(windowKeys(identifier, specs)));
     },
   });
 }

@@ -9,24 +9,36 @@ import { runScript, SCRIPT, SCRIPT_SHA, type ScriptStore } from "./script.ts";
 type Args = (string | number)[];
 
 interface Entry {
-  value: string;
+  value: string | Map<string, number>;
   expiresAt: number;
 }
 
-/** Strings with a time to live; `now` is fixed for the length of one script, as in Redis. */
+/** Strings and hashes with a time to live; `now` is fixed for the length of one script, as in Redis. */
 class MemoryKV implements ScriptStore {
   private readonly data = new Map<string, Entry>();
   private lastSweep = 0;
   now = 0;
 
-  get(key: string): string | null {
+  private entry(key: string): Entry | undefined {
     const e = this.data.get(key);
-    if (!e) return null;
+    if (!e) return undefined;
     if (e.expiresAt <= this.now) {
       this.data.delete(key);
-      return null;
+      return undefined;
     }
-    return e.value;
+    return e;
+  }
+
+  private hash(key: string): Map<string, number> | undefined {
+    const e = this.entry(key);
+    if (e && typeof e.value === "string") throw new Error(`WRONGTYPE ${key} holds a string`);
+    return e?.value as Map<string, number> | undefined;
+  }
+
+  get(key: string): string | null {
+    const e = this.entry(key);
+    if (e && typeof e.value !== "string") throw new Error(`WRONGTYPE ${key} holds a hash`);
+    return e ? (e.value as string) : null;
   }
 
   set(key: string, value: string, pxMs: number): void {
@@ -35,20 +47,55 @@ class MemoryKV implements ScriptStore {
   }
 
   setRange(key: string, offset: number, value: string): void {
-    const e = this.data.get(key);
-    if (!e) throw new Error(`ERR setRange on a missing key ${key}`);
-    const v = e.value.length < offset ? e.value.padEnd(offset, "\0") : e.value;
-    e.value = v.slice(0, offset) + value + v.slice(offset + value.length);
+    const v = this.get(key);
+    if (v === null) throw new Error(`ERR setRange on a missing key ${key}`);
+    const padded = v.length < offset ? v.padEnd(offset, "\0") : v;
+    this.data.get(key)!.value = padded.slice(0, offset) + value + padded.slice(offset + value.length);
   }
 
   pexpire(key: string, ms: number): void {
-    const e = this.data.get(key);
+    const e = this.entry(key);
     if (e) e.expiresAt = this.now + ms;
   }
 
-  del(keys: string[]): number {
+  exists(key: string): boolean {
+    return this.entry(key) !== undefined;
+  }
+
+  del(key: string): void {
+    this.data.delete(key);
+  }
+
+  hgetall(key: string): string[] {
+    const h = this.hash(key);
+    const flat: string[] = [];
+    if (h) for (const [f, v] of h) flat.push(f, String(v));
+    return flat;
+  }
+
+  hset(key: string, pairs: [string, number][]): void {
+    let h = this.hash(key);
+    if (!h) {
+      h = new Map();
+      this.data.set(key, { value: h, expiresAt: Number.POSITIVE_INFINITY });
+    }
+    for (const [f, v] of pairs) h.set(f, v);
+  }
+
+  hdel(key: string, fields: string[]): void {
+    const h = this.hash(key);
+    if (!h) return;
+    for (const f of fields) h.delete(f);
+    if (h.size === 0) this.data.delete(key);
+  }
+
+  hincrby(key: string, field: string, by: number): void {
+    this.hset(key, [[field, (this.hash(key)?.get(field) ?? 0) + by]]);
+  }
+
+  delMany(keys: string[]): number {
     let n = 0;
-    for (const k of keys) if (this.get(k) !== null && this.data.delete(k)) n++;
+    for (const k of keys) if (this.entry(k) !== undefined && this.data.delete(k)) n++;
     return n;
   }
 
@@ -92,7 +139,7 @@ export function createMemoryRequester(clock: () => number = Date.now): MemoryReq
         return kv.get(String(args[0]));
       case "del":
         kv.now = clock();
-        return kv.del(args.map(String));
+        return kv.delMany(args.map(String));
       case "ping":
         return "PONG";
       default:

@@ -46,10 +46,10 @@ function isPositiveInt(n: unknown): n is number {
 }
 
 /**
- * The largest limit of a rolling window (burst, per minute, endpoint): each keeps the time of every
- * request it counts, 13 bytes each, so 100,000 is about 1.3 MB per account and window.
+ * The largest limit of a rolling window (burst, per minute, endpoint). Up to 100,000 a window keeps
+ * the time of every request it counts (13 bytes each); above, counts per 1/100 of the window.
  */
-export const MAX_ROLLING_LIMIT = 100_000;
+export const MAX_ROLLING_LIMIT = 10_000_000;
 /** The largest daily limit (a plain counter). */
 export const MAX_DAY_LIMIT = 1_000_000_000;
 

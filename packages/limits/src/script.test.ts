@@ -1,0 +1,145 @@
+/**
+ * The script itself, called with the arguments a limit above RING_LIMIT would produce but with
+ * small limits, so that sub-bucketed windows and the conversions between the two representations
+ * can be filled and checked quickly. Run on the real Redis (Lua) and the in-process store (its twin).
+ */
+import { randomUUID } from "node:crypto";
+import { Redis } from "@upstash/redis";
+import { Redis as IORedis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runWindowScript } from "./algorithm.ts";
+import { createMemoryRequester } from "./memory-requester.ts";
+import { createRedisRequester, type RedisRequester } from "./redis-requester.ts";
+
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** One rolling window of kind `kind` ("r" log | "b" sub-buckets) and limit `n` over `w` ms. */
+const args = (kind: "r" | "b", n: number, w = 60_000) => [kind, String(n), String(w), "c"];
+
+interface Answer {
+  allowed: boolean;
+  remaining: number;
+  waitMs: number;
+  at: number;
+}
+const answer = (reply: number[]): Answer => ({ allowed: reply[0] === 1, at: reply[1]!, remaining: reply[2]!, waitMs: reply[3]! });
+
+describe.each(["redis", "memory"] as const)("the script on the %s store", (kind) => {
+  const prefix = `fiskal-test:script:${randomUUID()}`;
+  let requester: RedisRequester | undefined;
+  let redis: Redis;
+  beforeAll(async () => {
+    if (kind === "redis") {
+      requester = createRedisRequester(REDIS_URL, 1_000);
+      await requester.ready(2_000);
+      redis = new Redis(requester);
+    } else redis = new Redis(createMemoryRequester());
+  });
+  afterAll(async () => {
+    await requester?.close();
+    if (kind !== "redis") return;
+    const io = new IORedis(REDIS_URL);
+    const keys = await io.keys(`${prefix}:*`);
+    if (keys.length) await io.del(...keys);
+    await io.quit();
+  });
+  const keysOf = () => {
+    const key = `${prefix}:{${randomUUID()}}:minute`;
+    return [key, `${key}:b`];
+  };
+  const run = async (keys: string[], a: string[]) => answer(await runWindowScript(redis, keys, a));
+
+  it("a sub-bucketed window admits exactly its limit and says when its oldest sub-bucket leaves", async () => {
+    const keys = keysOf();
+    const results = await Promise.all(Array.from({ length: 12 }, () => run(keys, args("b", 7))));
+    expect(results.filter((r) => r.allowed)).toHaveLength(7);
+    for (const r of results.filter((r) => !r.allowed)) {
+      expect(r.remaining).toBe(0);
+      // every admission sits in the sub-bucket of the first: the window admits when that one leaves
+      const first = Math.min(...results.filter((x) => x.allowed).map((x) => x.at));
+      const g = 600;
+      expect(r.at + r.waitMs).toBe((Math.floor(first / g) + 101) * g);
+    }
+  });
+
+  it("a log that grows past the ring limit keeps its history as counts per sub-bucket", async () => {
+    const keys = keysOf();
+    for (let i = 0; i < 5; i++) expect((await run(keys, args("r", 5))).allowed).toBe(true);
+    expect((await run(keys, args("r", 5))).allowed).toBe(false);
+    // the same window, now sub-bucketed with a limit of 8: five already counted, three fit
+    const after = [];
+    for (let i = 0; i < 4; i++) after.push(await run(keys, args("b", 8)));
+    expect(after.map((r) => r.allowed)).toEqual([true, true, true, false]);
+    expect(after[2]!.remaining).toBe(0);
+    if (kind === "redis") {
+      const io = new IORedis(REDIS_URL);
+      expect(await io.exists(keys[0]!)).toBe(0);
+      expect(await io.type(keys[1]!)).toBe("hash");
+      await io.quit();
+    }
+  });
+
+  it("sub-bucket counts that shrink back under the ring limit become log entries, the newest that fit", async () => {
+    const keys = keysOf();
+    for (let i = 0; i < 8; i++) expect((await run(keys, args("b", 8))).allowed).toBe(true);
+    // a limit of 6 as a log: the newest 6 of the 8 count, so it refuses; nothing was lost or invented
+    const refused = await run(keys, args("r", 6));
+    expect(refused).toMatchObject({ allowed: false, remaining: 0 });
+    // the entries stand at the end of their sub-bucket: never earlier than the requests were admitted
+    expect(refused.waitMs).toBeGreaterThan(60_000 - 1_000);
+    expect(refused.waitMs).toBeLessThanOrEqual(60_000 + 600);
+    const raised = await run(keys, args("r", 10));
+    expect(raised).toMatchObject({ allowed: true, remaining: 10 - 8 - 1 });
+  });
+
+  it("a full log refuses until its oldest entry is W old, to the millisecond", async () => {
+    const keys = keysOf();
+    const w = 400;
+    const admitted = [];
+    for (let i = 0; i < 3; i++) admitted.push(await run(keys, args("r", 3, w)));
+    const refused = await run(keys, args("r", 3, w));
+    expect(refused.allowed).toBe(false);
+    expect(refused.at + refused.waitMs).toBe(admitted[0]!.at + w);
+    await sleep(refused.waitMs + 5);
+    expect((await run(keys, args("r", 3, w))).allowed).toBe(true);
+  });
+});
+
+describe("a sub-bucketed window on a virtual clock", () => {
+  it("never admits more than N in any span of W, and refuses only when N were admitted within W plus one sub-bucket", async () => {
+    let now = 1_800_000_000_000;
+    const redis = new Redis(createMemoryRequester(() => now));
+    const keys = ["v:{x}:burst", "v:{x}:burst:b"];
+    const n = 6;
+    const w = 1_000;
+    const g = w / 100;
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const admitted: number[] = [];
+    let refusals = 0;
+    for (let i = 0; i < 3_000; i++) {
+      now += rnd() < 0.4 ? 0 : Math.floor(rnd() * (rnd() < 0.9 ? 120 : 1_500));
+      const r = answer(await runWindowScript(redis, keys, args("b", n, w)));
+      const inSpan = (span: number) => admitted.filter((t) => t > now - span).length;
+      if (r.allowed) {
+        admitted.push(now);
+        expect(inSpan(w)).toBeLessThanOrEqual(n);
+      } else {
+        refusals++;
+        expect(inSpan(w + g)).toBeGreaterThanOrEqual(n);
+        if (rnd() < 0.3) {
+          // it admits again at the moment it names, and not a millisecond before
+          const back = now + r.waitMs;
+          now = back - 1;
+          expect(answer(await runWindowScript(redis, keys, args("b", n, w))).allowed).toBe(false);
+          now = back;
+          expect(answer(await runWindowScript(redis, keys, args("b", n, w))).allowed).toBe(true);
+          admitted.push(now);
+        }
+      }
+    }
+    expect(admitted.length).toBeGreaterThan(500);
+    expect(refusals).toBeGreaterThan(200);
+  });
+});
