@@ -80,6 +80,13 @@ describe("accounts and plans", () => {
     const custom = { perMinute: 6000, perDay: 5_000_000, burst: 200 };
     await expect(createAccount(db, { name: "Not enterprise", plan: "BUSINESS", custom })).rejects.toThrow(/only for ENTERPRISE/);
     await expect(createAccount(db, { name: "Enterprise, no limits", plan: "ENTERPRISE" })).rejects.toThrow(/needs custom/);
+    // the limiter's own bounds: nothing stored can be refused when a request is judged by it
+    await expect(createAccount(db, { name: "Too big", plan: "ENTERPRISE", custom: { ...custom, perMinute: 10_000_001 } })).rejects.toThrow(
+      /custom\.perMinute must be an integer from 1 to 10000000/,
+    );
+    await expect(
+      createAccount(db, { name: "Too big", plan: "ENTERPRISE", custom: { ...custom, endpoints: { oib: 0 } } }),
+    ).rejects.toThrow(/custom\.endpoints\.oib must be an integer/);
     await expect(createAccount(db, { name: "  " })).rejects.toThrow(DbInputError);
     expect(await db.account.count({ where: { name: { in: ["Bad OIB", "Not enterprise", "Enterprise, no limits"] } } })).toBe(0);
     const enterprise = await createAccount(db, { name: "Big d.o.o.", plan: "ENTERPRISE", oib: "69435151530", custom });

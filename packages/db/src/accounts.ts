@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { hash as argon2Hash, verify as argon2Verify, type Algorithm } from "@node-rs/argon2";
 import { isValidOib } from "@fiskal/fiscal";
-import { ENDPOINT_GROUPS, type EndpointGroup } from "@fiskal/limits";
+import { assertLimits, InvalidLimitsError, type EndpointGroup } from "@fiskal/limits";
 import type { Db } from "./client.ts";
 import { Prisma, type Account, type Plan } from "./generated/prisma/client.ts";
 
@@ -77,20 +77,13 @@ function customColumns(plan: Plan, custom: CustomLimits | undefined) {
     return { customPerMinute: null, customPerDay: null, customBurst: null, customEndpointLimits: Prisma.DbNull };
   }
   if (!custom) throw new DbInputError("ENTERPRISE needs custom limits { perMinute, perDay, burst }");
-  for (const field of ["perMinute", "perDay", "burst"] as const) {
-    const value = custom[field];
-    if (!Number.isSafeInteger(value) || value < 1 || value > 2_147_483_647) {
-      throw new DbInputError(`custom.${field} must be a positive integer, got ${String(value)}`);
-    }
-  }
   const endpoints = custom.endpoints ?? {};
-  for (const [group, value] of Object.entries(endpoints)) {
-    if (!(ENDPOINT_GROUPS as readonly string[]).includes(group)) {
-      throw new DbInputError(`custom.endpoints.${group} is not an endpoint group (${ENDPOINT_GROUPS.join(", ")})`);
-    }
-    if (!Number.isSafeInteger(value) || value < 1 || value > 2_147_483_647) {
-      throw new DbInputError(`custom.endpoints.${group} must be a positive integer, got ${String(value)}`);
-    }
+  // the limiter's own bounds, so that nothing stored can be refused when a request is judged by it
+  try {
+    assertLimits({ burst: custom.burst, perMinute: custom.perMinute, perDay: custom.perDay, endpoints });
+  } catch (err) {
+    if (err instanceof InvalidLimitsError) throw new DbInputError(err.message.replace(/^limits\./, "custom."));
+    throw err;
   }
   return {
     customPerMinute: custom.perMinute,
