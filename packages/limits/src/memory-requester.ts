@@ -46,13 +46,6 @@ class MemoryKV implements ScriptStore {
     this.sweepSometimes();
   }
 
-  setRange(key: string, offset: number, value: string): void {
-    const v = this.get(key);
-    if (v === null) throw new Error(`ERR setRange on a missing key ${key}`);
-    const padded = v.length < offset ? v.padEnd(offset, "\0") : v;
-    this.data.get(key)!.value = padded.slice(0, offset) + value + padded.slice(offset + value.length);
-  }
-
   pexpire(key: string, ms: number): void {
     const e = this.entry(key);
     if (e) e.expiresAt = this.now + ms;

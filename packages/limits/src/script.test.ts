@@ -93,6 +93,37 @@ describe.each(["redis", "memory"] as const)("the script on the %s store", (kind)
     expect(raised).toMatchObject({ allowed: true, remaining: 10 - 8 - 1 });
   });
 
+  it("a long log, read entry by entry, is exact under bursts that wrap it several times", async () => {
+    const keys = keysOf();
+    const n = 600;
+    const w = 500;
+    const all: Answer[] = [];
+    const started = Date.now();
+    let round = 0;
+    while (Date.now() - started < 2_500) {
+      // bursts of 300–900 at once, with pauses that let part of the log age out
+      const size = 300 + ((round * 277) % 600);
+      all.push(...(await Promise.all(Array.from({ length: size }, () => run(keys, args("r", n, w))))));
+      await sleep(60 + ((round * 97) % 300));
+      round++;
+    }
+    const admitted = all.filter((r) => r.allowed).map((r) => r.at).sort((x, y) => x - y);
+    const inSpan = (t: number) => {
+      let c = 0;
+      for (const a of admitted) if (a > t - w && a <= t) c++;
+      return c;
+    };
+    for (const r of all) {
+      if (r.allowed) expect(inSpan(r.at)).toBeLessThanOrEqual(n);
+      else {
+        expect(r.remaining).toBe(0);
+        expect(inSpan(r.at)).toBeGreaterThanOrEqual(n);
+      }
+    }
+    expect(admitted.length).toBeGreaterThan(2 * n);
+    expect(all.length - admitted.length).toBeGreaterThan(n);
+  });
+
   it("a full log refuses until its oldest entry is W old, to the millisecond", async () => {
     const keys = keysOf();
     const w = 400;

@@ -17,13 +17,19 @@
  * the refusing ones, and their ms is exactly when each admits again.
  *
  * Rolling window = a sliding log of the last `limit` admission times, a ring buffer in one string:
- *   bytes 0–7   capacity (the limit it was written for), zero-padded decimal
- *   bytes 8–15  head: physical slot of the oldest entry once the ring is full (0 until then)
- *   then        13-digit Unix ms per admitted request, in admission order from the head
+ *   a 71-byte header, zero-padded decimal: capacity (the limit it was written for, 8), entries
+ *   stored (8), head: physical slot of the oldest entry once the ring is full (8), how many of the
+ *   oldest entries had left the window at the last admission (8), the first entry still inside the
+ *   window then (13), the newest entry (13), and until when the key is known to live (13);
+ *   then 13-digit Unix ms per admitted request, in admission order from the head.
  * A request at `now` is admitted iff fewer than `limit` entries are > now − W: exact in any span
- * of W, O(log limit) reads (binary search over the sorted log) and O(1) writes, 16 + 13 × limit
- * bytes, expiring W after the last admission. A changed limit keeps the newest entries that still
- * count (at most the new limit), which decides every later request exactly as the full log would.
+ * of W. The first entry inside the window is known from the header while it stays inside; when it
+ * has left, the next one is found by galloping forward and bisecting, so a request reads only the
+ * header in the steady state and O(log N) entries at worst. An admission writes its entry and the
+ * header in place (SETRANGE) and renews the key's time to live (2 W) only when less than W is
+ * left: 71 + 13 × limit bytes. A changed limit keeps the newest entries that still count (at most
+ * the new limit), which decides every later request exactly as the full log would. The store's
+ * clock is taken not to step back (an entry is never stamped earlier than the newest one).
  *
  * Above RING_LIMIT a rolling window is sub-bucketed instead: a hash of counts per 1/100 of W,
  * every sub-bucket that overlaps the span (now − W, now] counted whole. It never admits more than
@@ -41,36 +47,41 @@ import { createHash } from "node:crypto";
 export const RING_LIMIT = 100_000;
 /** Sub-buckets per window of a sub-bucketed window. */
 const SUB_BUCKETS = 100;
-/** Up to this limit a log is read whole with one GET; above it, entry by entry with GETRANGE. */
-const WHOLE_READ_LIMIT = 256;
 
-export const SCRIPT = `local H, S, B = 16, 13, ${SUB_BUCKETS}
+export const SCRIPT = `local H, S, B = 71, 13, ${SUB_BUCKETS}
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local allowed = 1
 local st = {}
-local function pad(x, width)
-  local s = string.format('%.0f', x)
-  return string.rep('0', width - #s) .. s
+local sub, floor = string.sub, math.floor
+local function stampOf(ms)
+  return string.format('%013.0f', ms)
+end
+local HEADER = '${"^" + "(%d%d%d%d%d%d%d%d)".repeat(4) + ("(" + "%d".repeat(13) + ")").repeat(3)}'
+local function header(cap, k, head, gone, firstTs, newest, exp)
+  return string.format('%08d%08d%08d%08d%013.0f%013.0f%013.0f', cap, k, head, gone, firstTs, newest, exp)
 end
 for i = 1, #ARGV / 4 do
   local key, alt = KEYS[2 * i - 1], KEYS[2 * i]
   local a = (i - 1) * 4
-  local s = { kind = ARGV[a + 1], limit = tonumber(ARGV[a + 2]), w = tonumber(ARGV[a + 3]), role = ARGV[a + 4] }
+  -- every field up front: a table that grows one field at a time is rebuilt several times
+  local s = { kind = ARGV[a + 1], limit = tonumber(ARGV[a + 2]), w = tonumber(ARGV[a + 3]), role = ARGV[a + 4],
+    used = 0, k = 0, cap = 0, head = 0, exp = 0, first = 0, oldest = false, newest = false, raw = false, dropAlt = false,
+    today = 0, count = 0, left = 0 }
   if s.kind == 'd' then
-    local today = math.floor(now / 86400000)
+    local today = floor(now / 86400000)
     s.today = today
     s.count = 0
     local v = redis.call('GET', key)
     if v then
       local sep = string.find(v, ':', 1, true)
-      if sep and tonumber(string.sub(v, 1, sep - 1)) == today then s.count = tonumber(string.sub(v, sep + 1)) end
+      if sep and tonumber(sub(v, 1, sep - 1)) == today then s.count = tonumber(sub(v, sep + 1)) end
     end
     s.used = s.count
     s.left = (today + 1) * 86400000 - now
   elseif s.kind == 'b' then
     local g = s.w / B
-    local cur = math.floor(now / g)
+    local cur = floor(now / g)
     local bs, used, stale = {}, 0, {}
     local flat = redis.call('HGETALL', alt)
     for j = 1, #flat, 2 do
@@ -85,15 +96,15 @@ for i = 1, #ARGV / 4 do
     if #flat == 0 then
       local v = redis.call('GET', key)
       if v and #v >= H then
-        local cap, head = tonumber(string.sub(v, 1, 8)), tonumber(string.sub(v, 9, 16))
-        local k = math.floor((#v - H) / S)
+        local c1, c2, c3 = string.match(v, HEADER)
+        local cap, k, head = tonumber(c1), tonumber(c2), tonumber(c3)
         local by = {}
         for j = 0, k - 1 do
           local p = j
           if k == cap then p = (head + j) % cap end
-          local ts = tonumber(string.sub(v, H + p * S + 1, H + p * S + S))
+          local ts = tonumber(sub(v, H + p * S + 1, H + p * S + S))
           if ts > now - s.w then
-            local b = math.floor(ts / g)
+            local b = floor(ts / g)
             by[b] = (by[b] or 0) + 1
           end
         end
@@ -107,33 +118,24 @@ for i = 1, #ARGV / 4 do
     table.sort(bs, function(x, y) return x[1] < y[1] end)
     s.bs, s.used, s.stale, s.cur, s.g = bs, used, stale, cur, g
   else
-    local whole = s.limit <= ${WHOLE_READ_LIMIT}
-    local v, len
-    if whole then
-      v = redis.call('GET', key)
-      len = v and #v or 0
-    else
-      len = redis.call('STRLEN', key)
-      if len > 0 then v = redis.call('GETRANGE', key, 0, H - 1) end
+    local cap, k, head, gone, firstTs, exp = s.limit, 0, 0, 0, 0, 0
+    local v = redis.call('GETRANGE', key, 0, H - 1)
+    if #v == H then
+      local c1, c2, c3, c4, c5, c6, c7 = string.match(v, HEADER)
+      cap, k, head, gone = tonumber(c1), tonumber(c2), tonumber(c3), tonumber(c4)
+      firstTs, s.newest, exp = tonumber(c5), tonumber(c6), tonumber(c7)
     end
-    local cap, head, k = s.limit, 0, 0
-    if len >= H then
-      cap = tonumber(string.sub(v, 1, 8))
-      head = tonumber(string.sub(v, 9, 16))
-      k = math.floor((len - H) / S)
-    end
-    local function phys(j)
-      if k == cap then return (head + j) % cap end
-      return j
-    end
+    local full = k == cap
     local function at(j)
-      local o = H + phys(j) * S
-      if whole then return tonumber(string.sub(v, o + 1, o + S)) end
+      local p = j
+      if full then p = (head + j) % cap end
+      local o = H + p * S
       return tonumber(redis.call('GETRANGE', key, o, o + S - 1))
     end
+    s.k, s.cap, s.head, s.exp = k, cap, head, exp
     if k == 0 and redis.call('EXISTS', alt) == 1 then
       local g = s.w / B
-      local low = math.floor(now / g) - B
+      local low = floor(now / g) - B
       local bs = {}
       local flat = redis.call('HGETALL', alt)
       for j = 1, #flat, 2 do
@@ -149,16 +151,34 @@ for i = 1, #ARGV / 4 do
         if #newest >= s.limit then break end
       end
       local raw = {}
-      for j = #newest, 1, -1 do raw[#raw + 1] = pad(newest[j], S) end
+      for j = #newest, 1, -1 do raw[#raw + 1] = stampOf(newest[j]) end
       s.used = #newest
       if s.used > 0 then
         s.oldest, s.newest = newest[#newest], newest[1]
       end
       s.raw, s.dropAlt = table.concat(raw), true
     else
-      local lo, hi, edge = 0, k, now - s.w
+      local edge = now - s.w
+      -- entries before index gone had already left; the one at gone is known from the header; if
+      -- it has left too, gallop forward from there, then bisect
+      local lo, hi, step = gone, k, 1
+      if gone < k and firstTs > edge then
+        hi = gone
+      elseif gone < k then
+        lo, step = gone + 1, 1
+      end
       while lo < hi do
-        local mid = math.floor((lo + hi) / 2)
+        local probe = lo + step - 1
+        if probe >= hi then probe = hi - 1 end
+        if at(probe) > edge then
+          hi = probe
+          break
+        end
+        lo = probe + 1
+        step = step * 2
+      end
+      while lo < hi do
+        local mid = floor((lo + hi) / 2)
         if at(mid) > edge then hi = mid else lo = mid + 1 end
       end
       local first, c = lo, k - lo
@@ -166,24 +186,16 @@ for i = 1, #ARGV / 4 do
         first = k - s.limit
         c = s.limit
       end
-      s.used = c
-      if c > 0 then s.oldest = at(first) end
-      if k > 0 then s.newest = at(k - 1) end
+      s.used, s.first = c, first
+      if c > 0 then
+        if first == gone then s.oldest = firstTs else s.oldest = at(first) end
+      end
       if cap ~= s.limit then
         local raw = {}
-        local p, m = phys(first), k - first
-        if m > 0 then
-          if k == cap and p + m > cap then
-            raw[1] = redis.call('GETRANGE', key, H + p * S, H + cap * S - 1)
-            raw[2] = redis.call('GETRANGE', key, H, H + (p + m - cap) * S - 1)
-          else
-            raw[1] = redis.call('GETRANGE', key, H + p * S, H + (p + m) * S - 1)
-          end
-        end
+        for j = first, k - 1 do raw[#raw + 1] = stampOf(at(j)) end
         s.raw = table.concat(raw)
       end
     end
-    s.k, s.cap, s.head = k, cap, head
   end
   if s.role == 'c' and s.used >= s.limit then allowed = 0 end
   st[i] = s
@@ -236,19 +248,30 @@ for i = 1, #ARGV / 4 do
     if counted then
       local ts = now
       if s.newest and s.newest > ts then ts = s.newest end
-      local stamp = pad(ts, S)
+      local stamp = stampOf(ts)
+      local k, cap, head = s.k, s.cap, s.head
+      local oldest = s.oldest or ts
       if s.raw then
-        redis.call('SET', key, pad(s.limit, 8) .. pad(0, 8) .. s.raw .. stamp, 'PX', s.w + 1000)
+        local n = #s.raw / S + 1
+        redis.call('SET', key, header(s.limit, n, 0, 0, oldest, ts, now + 2 * s.w) .. s.raw .. stamp, 'PX', 2 * s.w)
         if s.dropAlt then redis.call('DEL', alt) end
-      elseif s.k == 0 then
-        redis.call('SET', key, pad(s.limit, 8) .. pad(0, 8) .. stamp, 'PX', s.w + 1000)
-      elseif s.k < s.cap then
-        redis.call('SETRANGE', key, H + s.k * S, stamp)
-        redis.call('PEXPIRE', key, s.w + 1000)
+      elseif k == 0 then
+        redis.call('SET', key, header(cap, 1, 0, 0, ts, ts, now + 2 * s.w) .. stamp, 'PX', 2 * s.w)
       else
-        redis.call('SETRANGE', key, H + s.head * S, stamp)
-        redis.call('SETRANGE', key, 8, pad((s.head + 1) % s.cap, 8))
-        redis.call('PEXPIRE', key, s.w + 1000)
+        -- the key must outlive its newest entry by W: renew its time to live only when less is left
+        local exp = s.exp
+        if exp - now < s.w + 1000 then
+          exp = now + 2 * s.w
+          redis.call('PEXPIRE', key, 2 * s.w)
+        end
+        if k < cap then
+          redis.call('SETRANGE', key, H + k * S, stamp)
+          redis.call('SETRANGE', key, 0, header(cap, k + 1, 0, s.first, oldest, ts, exp))
+        else
+          -- full: the oldest entry, outside the window, makes room; every index moves down by one
+          redis.call('SETRANGE', key, H + head * S, stamp)
+          redis.call('SETRANGE', key, 0, header(cap, k, (head + 1) % cap, s.first - 1, oldest, ts, exp))
+        end
       end
       s.used = s.used + 1
       if not s.oldest then s.oldest = ts end
@@ -266,8 +289,6 @@ export const SCRIPT_SHA = createHash("sha1").update(SCRIPT).digest("hex");
 export interface ScriptStore {
   get(key: string): string | null;
   set(key: string, value: string, pxMs: number): void;
-  /** Redis SETRANGE on an existing string (the script only writes inside or right after the value). */
-  setRange(key: string, offset: number, value: string): void;
   pexpire(key: string, ms: number): void;
   exists(key: string): boolean;
   del(key: string): void;
@@ -278,9 +299,11 @@ export interface ScriptStore {
   hincrby(key: string, field: string, by: number): void;
 }
 
-const H = 16;
+const H = 71;
 const S = 13;
 const pad = (x: number, width: number): string => String(x).padStart(width, "0");
+const header = (cap: number, k: number, head: number, gone: number, firstTs: number, newest: number, exp: number): string =>
+  pad(cap, 8) + pad(k, 8) + pad(head, 8) + pad(gone, 8) + pad(firstTs, S) + pad(newest, S) + pad(exp, S);
 
 interface RingState {
   kind: "r";
@@ -290,9 +313,12 @@ interface RingState {
   used: number;
   oldest?: number;
   newest?: number;
+  v: string;
   k: number;
   cap: number;
   head: number;
+  first: number;
+  exp: number;
   /** the entries a rewritten log keeps, already formatted */
   raw?: string;
   dropAlt?: boolean;
@@ -321,12 +347,36 @@ interface DayState {
   left: number;
 }
 
-/** The log's entries as numbers, physical order resolved to chronological. */
-function ringReader(v: string, k: number, cap: number, head: number): (j: number) => number {
-  return (j) => {
-    const p = k === cap ? (head + j) % cap : j;
-    const o = H + p * S;
-    return Number(v.slice(o, o + S));
+interface Ring {
+  cap: number;
+  k: number;
+  head: number;
+  gone: number;
+  firstTs: number;
+  newest?: number;
+  exp: number;
+  at: (j: number) => number;
+}
+
+/** A stored log (or none): its header and its entries in chronological order. */
+function readRing(v: string | null, limit: number): Ring {
+  if (v === null || v.length < H) return { cap: limit, k: 0, head: 0, gone: 0, firstTs: 0, exp: 0, at: () => 0 };
+  const cap = Number(v.slice(0, 8));
+  const k = Number(v.slice(8, 16));
+  const head = Number(v.slice(16, 24));
+  const full = k === cap;
+  return {
+    cap,
+    k,
+    head,
+    gone: Number(v.slice(24, 32)),
+    firstTs: Number(v.slice(32, 45)),
+    newest: Number(v.slice(45, 58)),
+    exp: Number(v.slice(58, 71)),
+    at: (j) => {
+      const o = H + (full ? (head + j) % cap : j) * S;
+      return Number(v.slice(o, o + S));
+    },
   };
 }
 
@@ -372,15 +422,11 @@ export function runScript(store: ScriptStore, keys: readonly string[], argv: rea
       }
       let fold = false;
       if (flat.length === 0) {
-        const v = store.get(key);
-        if (v !== null && v.length >= H) {
-          const cap = Number(v.slice(0, 8));
-          const head = Number(v.slice(8, 16));
-          const k = Math.floor((v.length - H) / S);
-          const at = ringReader(v, k, cap, head);
+        const ring = readRing(store.get(key), limit);
+        if (ring.k > 0) {
           const by = new Map<number, number>();
-          for (let j = 0; j < k; j++) {
-            const ts = at(j);
+          for (let j = 0; j < ring.k; j++) {
+            const ts = ring.at(j);
             if (ts > now - w) by.set(Math.floor(ts / g), (by.get(Math.floor(ts / g)) ?? 0) + 1);
           }
           for (const [b, c] of by) {
@@ -393,17 +439,10 @@ export function runScript(store: ScriptStore, keys: readonly string[], argv: rea
       bs.sort((x, y) => x[0] - y[0]);
       s = { kind: "b", limit, w, counts, used, g, cur, bs, stale, fold };
     } else {
-      const v = store.get(key) ?? "";
-      let cap = limit;
-      let head = 0;
-      let k = 0;
-      if (v.length >= H) {
-        cap = Number(v.slice(0, 8));
-        head = Number(v.slice(8, 16));
-        k = Math.floor((v.length - H) / S);
-      }
-      const at = ringReader(v, k, cap, head);
-      s = { kind: "r", limit, w, counts, used: 0, k, cap, head };
+      const v = store.get(key);
+      const ring = readRing(v, limit);
+      const { k, at } = ring;
+      s = { kind: "r", limit, w, counts, used: 0, v: v ?? "", k, cap: ring.cap, head: ring.head, first: 0, newest: ring.newest, exp: ring.exp };
       if (k === 0 && store.exists(alt)) {
         const g = w / SUB_BUCKETS;
         const low = Math.floor(now / g) - SUB_BUCKETS;
@@ -433,9 +472,23 @@ export function runScript(store: ScriptStore, keys: readonly string[], argv: rea
           .join("");
         s.dropAlt = true;
       } else {
-        let lo = 0;
-        let hi = k;
         const edge = now - w;
+        const gone = ring.gone;
+        let lo = gone;
+        let hi = k;
+        let step = 1;
+        // the entry at gone is known from the header; if it has left too, gallop, then bisect
+        if (gone < k && ring.firstTs > edge) hi = gone;
+        else if (gone < k) lo = gone + 1;
+        while (lo < hi) {
+          const probe = Math.min(lo + step - 1, hi - 1);
+          if (at(probe) > edge) {
+            hi = probe;
+            break;
+          }
+          lo = probe + 1;
+          step *= 2;
+        }
         while (lo < hi) {
           const mid = Math.floor((lo + hi) / 2);
           if (at(mid) > edge) hi = mid;
@@ -448,9 +501,9 @@ export function runScript(store: ScriptStore, keys: readonly string[], argv: rea
           c = limit;
         }
         s.used = c;
-        if (c > 0) s.oldest = at(first);
-        if (k > 0) s.newest = at(k - 1);
-        if (cap !== limit) {
+        s.first = first;
+        if (c > 0) s.oldest = first === gone ? ring.firstTs : at(first);
+        if (ring.cap !== limit) {
           let raw = "";
           for (let j = first; j < k; j++) raw += pad(at(j), S);
           s.raw = raw;
@@ -507,18 +560,23 @@ export function runScript(store: ScriptStore, keys: readonly string[], argv: rea
     if (counted) {
       const ts = s.newest !== undefined && s.newest > now ? s.newest : now;
       const stamp = pad(ts, S);
+      const { k, cap, head } = s;
+      const oldest = s.oldest ?? ts;
       if (s.raw !== undefined) {
-        store.set(key, pad(s.limit, 8) + pad(0, 8) + s.raw + stamp, s.w + 1000);
+        store.set(key, header(s.limit, s.raw.length / S + 1, 0, 0, oldest, ts, now + 2 * s.w) + s.raw + stamp, 2 * s.w);
         if (s.dropAlt) store.del(alt);
-      } else if (s.k === 0) {
-        store.set(key, pad(s.limit, 8) + pad(0, 8) + stamp, s.w + 1000);
-      } else if (s.k < s.cap) {
-        store.setRange(key, H + s.k * S, stamp);
-        store.pexpire(key, s.w + 1000);
+      } else if (k === 0) {
+        store.set(key, header(cap, 1, 0, 0, ts, ts, now + 2 * s.w) + stamp, 2 * s.w);
       } else {
-        store.setRange(key, H + s.head * S, stamp);
-        store.setRange(key, 8, pad((s.head + 1) % s.cap, 8));
-        store.pexpire(key, s.w + 1000);
+        // the key must outlive its newest entry by W: renew its time to live only when less is left
+        const exp = s.exp - now < s.w + 1000 ? now + 2 * s.w : s.exp;
+        if (k < cap) {
+          store.set(key, header(cap, k + 1, 0, s.first, oldest, ts, exp) + s.v.slice(H) + stamp, exp - now);
+        } else {
+          // full: the oldest entry, outside the window, makes room; every index moves down by one
+          const o = H + head * S;
+          store.set(key, header(cap, k, (head + 1) % cap, s.first - 1, oldest, ts, exp) + s.v.slice(H, o) + stamp + s.v.slice(o + S), exp - now);
+        }
       }
       s.used += 1;
       s.oldest ??= ts;
