@@ -121,11 +121,6 @@ export function trpcClient(base: string, key?: string) {
 
 export const VALID_OIB = "69435151530";
 
-
-/**
- * The sliding windows weight the previous bucket, so "exactly N in a fresh window" holds for requests
- * that land in one bucket: start right after a 1 s bucket boundary.
- */
 /**
  * Runs `attempt` until the requests it sent fit its timing precondition (e.g. "all inside one
  * second"), and returns that attempt's result. Only the precondition is retried: the caller asserts
