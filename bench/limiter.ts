@@ -1,5 +1,6 @@
 /**
- * decide() against the real Redis, on one identity whose limits never throttle (all four windows):
+ * decide() against the real Redis, the four windows of BENCH_ACCOUNTS identities (default 100) in
+ * turn, with limits that none of them reaches in a run (bench/limits.mjs):
  *  - saturation: BENCH_CONCURRENCY callers back to back → decisions/s (latency there is queueing:
  *    50 in flight at N/s wait about 50/N s each, so it is reported, not budgeted);
  *  - at rate: decisions started at a fixed BENCH_RATE per second (default 1,000, the API budget's
@@ -7,9 +8,11 @@
  * Prints one JSON line; exits 1 over budget.
  *
  *   REDIS_URL (default redis://127.0.0.1:6379)  BENCH_SECONDS (default 5)  BENCH_CONCURRENCY (default 50)  BENCH_RATE (default 1000)
+ *   BENCH_ACCOUNTS (default 100)
  */
 import { randomUUID } from "node:crypto";
 import { createRateLimiter, type Limits } from "@fiskal/limits";
+import { ACCOUNTS, LIMITS } from "./limits.mjs";
 
 const BUDGET_P99_MS = 1;
 const url = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -17,9 +20,12 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const rate = Number(process.env.BENCH_RATE ?? 1_000);
 
-const limits: Limits = { burst: 1_000_000_000, perMinute: 1_000_000_000, perDay: 1_000_000_000_000, endpoints: { oib: 1_000_000_000 } };
-const identity = `acct:bench-${randomUUID()}`;
-// keys expire by themselves (burst 3 s, minute 121 s, day 24 h)
+const limits: Limits = { burst: LIMITS.burst, perMinute: LIMITS.perMinute, perDay: LIMITS.perDay, endpoints: { oib: LIMITS.endpoint } };
+// the prefix below is unique to the run, so the identities need not be
+const identities = Array.from({ length: ACCOUNTS }, (_, i) => `acct:bench-${i}`);
+let next = 0;
+const identity = () => identities[next++ % identities.length]!;
+// keys expire by themselves (the rolling windows after their window, the day's after the day)
 const rl = createRateLimiter({ store: { kind: "redis", url }, prefix: `fiskal-bench:${randomUUID()}`, redisTimeoutMs: 1_000 });
 
 async function run(durationMs: number, record: boolean) {
@@ -30,7 +36,7 @@ async function run(durationMs: number, record: boolean) {
   const caller = async () => {
     while (performance.now() < deadline) {
       const t0 = process.hrtime.bigint();
-      const d = await rl.decide({ identity, limits, endpoint: "oib" });
+      const d = await rl.decide({ identity: identity(), limits, endpoint: "oib" });
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       if (record) latencies.push(ms);
       if (!d.allowed) refused++;
@@ -59,7 +65,7 @@ async function atRate(durationMs: number) {
   const one = async () => {
     outstanding++;
     const t0 = process.hrtime.bigint();
-    const d = await rl.decide({ identity, limits, endpoint: "oib" });
+    const d = await rl.decide({ identity: identity(), limits, endpoint: "oib" });
     latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
     if (!d.allowed) refused++;
     if (d.degraded) degraded++;

@@ -1,5 +1,5 @@
 // Composition root: builds the services once and starts the HTTP server.
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import pino, { type Logger } from "pino";
 import { createDb, seedKpd } from "@fiskal/db";
 import { createCisSimulator, createIntermediarySimulator, KpdIndex, type Intermediary, type TaxAuthority } from "@fiskal/fiscal";
@@ -144,6 +144,14 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
   const host = config.host ?? "127.0.0.1";
   let url = "";
   const server = createApiServer(services, { apiUrl: () => config.apiUrl ?? url });
+  // Requests are metered when their response closes. A socket destroyed at the end of the shutdown
+  // grace period closes only after the server's own 'close' event: close() waits for those too,
+  // so that the meter's final flush sees every request.
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port ?? 0, host, () => resolve());
@@ -164,6 +172,7 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       });
+      await Promise.all([...sockets].map((socket) => new Promise((resolve) => socket.once("close", resolve))));
       await meter.close();
       await (warnings as { flush?: () => Promise<void> } | null)?.flush?.();
       await worker?.stop();

@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import pino from "pino";
 import { afterAll, expect, it } from "vitest";
 import { createAccount, createDb, createTestDatabase } from "@fiskal/db";
+import { createMeter } from "@fiskal/usage";
 import { startApi, type RunningApi } from "../src/app.ts";
 import { loadEnv } from "../src/env.ts";
 import { REDIS_URL } from "./harness.ts";
@@ -22,8 +23,10 @@ it("deletes events older than the retention period when it starts; the hourly hi
   const account = await createAccount(db, { name: "Retention d.o.o." });
   const now = Date.now();
   const ages = [45, 31, 29, 1, 0];
-  await db.usageEvent.createMany({
-    data: ages.map((days, i) => ({
+  // recorded as the API records them: the request log and the hourly counts together
+  const meter = createMeter(db, { flushIntervalMs: 60_000 });
+  ages.forEach((days, i) =>
+    meter.record({
       accountId: account.id,
       apiKeyId: null,
       requestId: `r${i}`,
@@ -32,9 +35,11 @@ it("deletes events older than the retention period when it starts; the hourly hi
       status: 200,
       durationMs: 1,
       refused: false,
-      createdAt: new Date(now - days * DAY - 60_000),
-    })),
-  });
+      at: new Date(now - days * DAY - 60_000),
+    }),
+  );
+  await meter.close();
+  expect(meter.written).toBe(ages.length);
 
   const api: RunningApi = await startApi({
     databaseUrl: testDb.url,

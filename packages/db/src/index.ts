@@ -1,5 +1,5 @@
 export * from "./generated/prisma/client.ts";
-export { createDb, type Db } from "./client.ts";
+export { createDb, connectionSettings, type ConnectionSettings, type Db } from "./client.ts";
 export { migrate } from "./migrate.ts";
 export { startEmbeddedPostgres, EmbeddedPostgresBusyError, type EmbeddedPostgres } from "./embedded.ts";
 export { seedKpd, readKpdCsv, kpdParentCode, type KpdRow } from "./kpd.ts";

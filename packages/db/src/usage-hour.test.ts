@@ -1,5 +1,5 @@
-// The UsageHour rollup migration: the trigger that keeps it, and the backfill of events recorded
-// before it existed.
+// The UsageHour migrations: the backfill of events recorded before the table existed, and the later
+// removal of the trigger that kept it (the usage meter writes it now, see @fiskal/usage).
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +10,18 @@ import { MIGRATIONS_DIR } from "./paths.ts";
 import { emptyDatabase, query } from "./test-support.ts";
 
 const ROLLUP = readdirSync(MIGRATIONS_DIR).find((d) => d.endsWith("_usage_hour"))!;
+const WITHOUT_TRIGGER = readdirSync(MIGRATIONS_DIR).find((d) => d.endsWith("_usage_hour_without_trigger"))!;
+
+/** A copy of the migrations folder holding only the migrations before `name`. */
+async function migrationsBefore(name: string, cleanup: Array<() => Promise<void>>): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), "fiskal-migrations-"));
+  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  for (const entry of readdirSync(MIGRATIONS_DIR, { withFileTypes: true })) {
+    if (entry.isDirectory() && entry.name < name) await cp(path.join(MIGRATIONS_DIR, entry.name), path.join(dir, entry.name), { recursive: true });
+  }
+  await cp(path.join(MIGRATIONS_DIR, "migration_lock.toml"), path.join(dir, "migration_lock.toml"));
+  return dir;
+}
 
 interface HourRow {
   hour: string;
@@ -63,12 +75,7 @@ describe("UsageHour", () => {
   it("is backfilled from the events recorded before the migration", async () => {
     const db = await emptyDatabase();
     cleanup.push(db.drop);
-    const before = await mkdtemp(path.join(tmpdir(), "fiskal-migrations-"));
-    cleanup.push(() => rm(before, { recursive: true, force: true }));
-    for (const dir of readdirSync(MIGRATIONS_DIR, { withFileTypes: true })) {
-      if (dir.isDirectory() && dir.name < ROLLUP) await cp(path.join(MIGRATIONS_DIR, dir.name), path.join(before, dir.name), { recursive: true });
-    }
-    await cp(path.join(MIGRATIONS_DIR, "migration_lock.toml"), path.join(before, "migration_lock.toml"));
+    const before = await migrationsBefore(ROLLUP, cleanup);
     await migrate(db.url, before);
     const [{ id }] = (await query<{ id: string }>(db.url, `INSERT INTO "Account" (id, name, "updatedAt") VALUES (gen_random_uuid(), 'A', now()) RETURNING id`)) as [{ id: string }];
     await insertEvents(db.url, id, EVENTS);
@@ -77,21 +84,26 @@ describe("UsageHour", () => {
     expect(await hours(db.url, id)).toEqual(EXPECTED);
   });
 
-  it("is kept by every insert, in any session time zone; deleting events leaves it as it was", async () => {
+  it("loses its trigger, but none of its rows or indexes; events inserted afterwards leave it alone", async () => {
+    expect(WITHOUT_TRIGGER > ROLLUP).toBe(true);
     const db = await emptyDatabase();
     cleanup.push(db.drop);
-    await migrate(db.url);
+    await migrate(db.url, await migrationsBefore(WITHOUT_TRIGGER, cleanup));
     const [{ id }] = (await query<{ id: string }>(db.url, `INSERT INTO "Account" (id, name, "updatedAt") VALUES (gen_random_uuid(), 'A', now()) RETURNING id`)) as [{ id: string }];
-    // A half-hour zone: truncating to the session's hours (+05:30) would put every event in other buckets.
-    const url = new URL(db.url);
-    url.searchParams.set("options", "-c TimeZone=Asia/Kolkata");
-    // two statements: the second adds to the rows the first created
-    await insertEvents(url.toString(), id, EVENTS.slice(0, 2));
-    await insertEvents(url.toString(), id, EVENTS.slice(2));
+    // Still there before the migration: two statements, the second adds to the rows the first created.
+    await insertEvents(db.url, id, EVENTS.slice(0, 2));
+    await insertEvents(db.url, id, EVENTS.slice(2));
     expect(await hours(db.url, id)).toEqual(EXPECTED);
 
-    await query(db.url, `DELETE FROM "UsageEvent" WHERE "accountId" = $1`, [id]);
+    expect((await migrate(db.url)).applied).toEqual([WITHOUT_TRIGGER]);
     expect(await hours(db.url, id)).toEqual(EXPECTED);
+    await insertEvents(db.url, id, EVENTS);
+    expect(await hours(db.url, id)).toEqual(EXPECTED);
+    expect(await query(db.url, `SELECT tgname FROM pg_trigger WHERE tgrelid = '"UsageEvent"'::regclass AND NOT tgisinternal`)).toEqual([]);
+    expect(await query(db.url, `SELECT proname FROM pg_proc WHERE proname = 'usage_hour_rollup'`)).toEqual([]);
+    const indexes = await query<{ indexname: string }>(db.url, `SELECT indexname FROM pg_indexes WHERE tablename = 'UsageHour' ORDER BY 1`);
+    expect(indexes.map((i) => i.indexname)).toEqual(["UsageHour_hour_idx", "UsageHour_pkey"]);
+
     await query(db.url, `DELETE FROM "Account" WHERE id = $1`, [id]);
     expect(await hours(db.url, id)).toEqual([]);
   });

@@ -4,7 +4,7 @@ import { createAccount } from "@fiskal/db";
 import { pruneUsageEvents } from "./retention.ts";
 import { recentRequests } from "./recent.ts";
 import { usageSummary } from "./summary.ts";
-import { openTestDatabase, type TestDatabase } from "./testing.ts";
+import { openTestDatabase, recordUsage, type TestDatabase } from "./testing.ts";
 
 let testDb: TestDatabase;
 
@@ -17,8 +17,9 @@ afterAll(async () => {
 });
 
 async function seed(accountId: string, instants: string[]) {
-  await testDb.db.usageEvent.createMany({
-    data: instants.map((at) => ({
+  await recordUsage(
+    testDb.db,
+    instants.map((at) => ({
       accountId,
       apiKeyId: null,
       requestId: randomUUID(),
@@ -27,9 +28,9 @@ async function seed(accountId: string, instants: string[]) {
       status: 200,
       durationMs: 2,
       refused: false,
-      createdAt: new Date(at),
+      at: new Date(at),
     })),
-  });
+  );
 }
 
 it("deletes only the events before the cutoff, of every account, in batches; totals and charts stay", async () => {

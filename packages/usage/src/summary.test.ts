@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount, createDb, type Db } from "@fiskal/db";
 import { requestsToday, usageSummary } from "./summary.ts";
-import { openTestDatabase, type TestDatabase } from "./testing.ts";
+import { openTestDatabase, recordUsage, type TestDatabase } from "./testing.ts";
 
 // Neither the process's nor the database session's time zone may leak into the UTC buckets.
 const savedTz = process.env.TZ;
@@ -20,8 +20,9 @@ interface Ev {
 }
 
 async function seed(accountId: string, events: Ev[]): Promise<void> {
-  await testDb.db.usageEvent.createMany({
-    data: events.map((e) => ({
+  await recordUsage(
+    testDb.db,
+    events.map((e) => ({
       accountId,
       apiKeyId: null,
       requestId: randomUUID(),
@@ -30,9 +31,9 @@ async function seed(accountId: string, events: Ev[]): Promise<void> {
       status: e.status,
       durationMs: e.ms,
       refused: e.refused ?? false,
-      createdAt: new Date(e.at),
+      at: new Date(e.at),
     })),
-  });
+  );
 }
 
 const OIB = "POST /v1/validate/oib";

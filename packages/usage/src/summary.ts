@@ -120,8 +120,8 @@ export async function usageSummary(db: Db, accountId: string, now: Date = new Da
   // Instants go in as ISO strings cast to timestamptz: a bound Date is sent without its offset
   // and would be read in the session's time zone, which need not be UTC.
 
-  // Read from UsageHour, which a trigger keeps per account, endpoint and UTC hour as events are
-  // inserted: a few hundred rows for a month, whatever the account's volume.
+  // Read from UsageHour, which the meter keeps per account, endpoint and UTC hour (written with the
+  // request log, in the same transaction): a few hundred rows for a month, whatever the volume.
   const [days, hours, endpoints] = await Promise.all([
     db.$queryRaw<DayRow[]>`
       SELECT to_char("hour" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,

@@ -1,6 +1,7 @@
 // Portal procedures against a real PostgreSQL database: scoping to the session's account,
 // expected outcomes as values, and the operator-only area.
 import { createAccount, createApiKey, createDb, createTestDatabase, hashPassword, type Db } from "@fiskal/db";
+import { createMeter } from "@fiskal/usage";
 import { authOptions } from "~/server/auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "./root";
@@ -333,13 +334,17 @@ describe("usage", () => {
     const a = await customer();
     const b = await customer();
     const now = new Date();
-    await db.usageEvent.createMany({
-      data: [
-        { accountId: a.account.id, requestId: "r1", method: "POST", endpoint: "POST /v1/validate/oib", status: 200, durationMs: 10, refused: false, createdAt: now },
-        { accountId: a.account.id, requestId: "r2", method: "POST", endpoint: "POST /v1/validate/oib", status: 429, durationMs: 1, refused: true, createdAt: now },
-        { accountId: b.account.id, requestId: "r3", method: "GET", endpoint: "GET /v1/kpd/{code}", status: 200, durationMs: 5, refused: false, createdAt: now },
-      ],
-    });
+    // recorded as the API records them: the request log and the hourly counts together
+    const meter = createMeter(db, { flushIntervalMs: 60_000 });
+    for (const e of [
+      { accountId: a.account.id, requestId: "r1", method: "POST", endpoint: "POST /v1/validate/oib", status: 200, durationMs: 10, refused: false },
+      { accountId: a.account.id, requestId: "r2", method: "POST", endpoint: "POST /v1/validate/oib", status: 429, durationMs: 1, refused: true },
+      { accountId: b.account.id, requestId: "r3", method: "GET", endpoint: "GET /v1/kpd/{code}", status: 200, durationMs: 5, refused: false },
+    ]) {
+      meter.record({ ...e, apiKeyId: null, at: now });
+    }
+    await meter.close();
+    expect(meter.written).toBe(3);
     const o = await a.caller.usage.overview();
     expect(o.summary.today.requests).toBe(2);
     expect(o.summary.today.refused).toBe(1);

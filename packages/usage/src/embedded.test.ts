@@ -1,0 +1,84 @@
+// The meter on the embedded database (PGlite served over the wire protocol, what `pnpm start` uses
+// without DATABASE_URL), where COPY FROM STDIN is unavailable: its log rows go in with INSERT, and the
+// server keeps serving other connections.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createAccount, createApiKey, createDb, migrate, startEmbeddedPostgres, type Db, type EmbeddedPostgres } from "@fiskal/db";
+import { createMeter, type UsageRecord } from "./meter.ts";
+
+let dir: string;
+let embedded: EmbeddedPostgres;
+let db: Db;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "fiskal-usage-pglite-"));
+  embedded = await startEmbeddedPostgres({ dataDir: path.join(dir, "data") });
+  await migrate(embedded.url);
+  db = createDb(embedded.url, { max: 2 });
+});
+
+afterAll(async () => {
+  await db?.$disconnect();
+  await embedded?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+it("writes the request log and the hourly counts, and the server keeps accepting connections", async () => {
+  const account = await createAccount(db, { name: "Embedded d.o.o." });
+  const key = await createApiKey(db, account.id, "k");
+  const errors: unknown[] = [];
+  const meter = createMeter(db, { flushIntervalMs: 60_000, maxBatch: 120, onError: (e) => errors.push(e) });
+  const texts = ["plain", 'a"b,{c}\\ NULL', "tab\there", "line\nbreak", "\\N"];
+  const record = (i: number, at: string): UsageRecord => ({
+    accountId: account.id,
+    apiKeyId: key.id,
+    requestId: texts[i % texts.length]!,
+    method: "POST",
+    endpoint: "POST /v1/validate/oib",
+    status: i % 10 === 0 ? 429 : i % 7 === 0 ? 500 : 200,
+    durationMs: 1.5,
+    refused: i % 10 === 0,
+    at: new Date(at),
+  });
+  // 300 rows: three INSERT statements of at most maxBatch rows, in one transaction.
+  for (let i = 0; i < 200; i++) meter.record(record(i, "2026-07-01T09:59:59.999Z"));
+  for (let i = 200; i < 300; i++) meter.record(record(i, "2026-07-01T10:00:00.000Z"));
+  await meter.flush();
+  for (let i = 300; i < 310; i++) meter.record(record(i, "2026-07-01T10:30:00.000Z"));
+  await meter.close();
+  expect(errors).toEqual([]);
+  expect(meter.written).toBe(310);
+
+  expect(await db.usageEvent.count({ where: { accountId: account.id } })).toBe(310);
+  const stored = await db.usageEvent.groupBy({ by: ["requestId"], where: { accountId: account.id }, _count: true });
+  expect(stored.map((s) => s.requestId).sort()).toEqual([...texts].sort());
+  const hours = await db.usageHour.findMany({ where: { accountId: account.id }, orderBy: { hour: "asc" } });
+  const expectedFor = (from: number, to: number) => {
+    let refused = 0;
+    let ok = 0;
+    let errs = 0;
+    for (let i = from; i < to; i++) {
+      if (i % 10 === 0) refused++;
+      else if (i % 7 === 0) errs++;
+      else ok++;
+    }
+    return { requests: BigInt(to - from), refused: BigInt(refused), ok: BigInt(ok), errors: BigInt(errs), totalMs: (to - from) * 1.5 };
+  };
+  expect(hours.map(({ hour, requests, refused, ok, errors, totalMs }) => ({ hour: hour.toISOString(), requests, refused, ok, errors, totalMs }))).toEqual([
+    { hour: "2026-07-01T09:00:00.000Z", ...expectedFor(0, 200) },
+    { hour: "2026-07-01T10:00:00.000Z", ...expectedFor(200, 310) },
+  ]);
+  expect((await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt?.toISOString()).toBe("2026-07-01T10:30:00.000Z");
+
+  // COPY through this server would have left it refusing new connections.
+  const fresh = new pg.Client({ connectionString: embedded.url, connectionTimeoutMillis: 5_000 });
+  await fresh.connect();
+  try {
+    expect((await fresh.query<{ n: number }>(`SELECT count(*)::int AS n FROM "UsageEvent"`)).rows[0]!.n).toBe(310);
+  } finally {
+    await fresh.end();
+  }
+});
