@@ -68,7 +68,6 @@ try {
     records: RECORDS,
     flushEventsPerSec: Math.round(backlog / (flushNs / 1e9)),
     flushedEvents: backlog,
-    batch: 2000,
     distinctKeysPerBatch: KEYS,
     createManyEventsPerSec: Math.round(CREATE_MANY_ROWS / (createManyNs / 1e9)),
     budget: BUDGET,
