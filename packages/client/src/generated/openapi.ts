@@ -1662,7 +1662,7 @@ export interface operations {
                             policy: string;
                             limit: number;
                             remaining: number;
-                            /** @description Unix sekunde kada prozor ponovno propušta zahtjeve ili se obnavlja. */
+                            /** @description Unix sekunde (zaokruženo naviše) kada se kvota prozora sljedeći put povećava: kada najstariji izbrojani zahtjev izađe iz prozora, za dnevni prozor u ponoć UTC. Ako prozor nije ništa izbrojao, sada. */
                             reset: number;
                             window_seconds: number;
                         }[];
@@ -1675,7 +1675,7 @@ export interface operations {
                                 policy: string;
                                 limit: number;
                                 remaining: number;
-                                /** @description Unix sekunde kada prozor ponovno propušta zahtjeve ili se obnavlja. */
+                                /** @description Unix sekunde (zaokruženo naviše) kada se kvota prozora sljedeći put povećava: kada najstariji izbrojani zahtjev izađe iz prozora, za dnevni prozor u ponoć UTC. Ako prozor nije ništa izbrojao, sada. */
                                 reset: number;
                                 window_seconds: number;
                             };
