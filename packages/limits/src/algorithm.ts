@@ -27,7 +27,7 @@ export interface MultiWindowResponse {
   success: boolean;
   limit: number;
   remaining: number;
-  /** Unix ms (this process's clock) when the binding window admits again or its quota next increases */
+  /** Unix ms (the store's clock) when the binding window admits again or its quota next increases */
   reset: number;
   pending: Promise<unknown>;
   /** every window in spec order, counting ones first as given */
@@ -65,7 +65,10 @@ export function scriptArgs(specs: readonly WindowSpec[]): string[] {
 }
 
 /** Window states and the binding window from the script's answer. */
-export function readAnswer(specs: readonly WindowSpec[], reply: readonly number[], localNow: number): MultiWindowResponse {
+export function readAnswer(specs: readonly WindowSpec[], reply: readonly number[]): MultiWindowResponse {
+  // absolute times on the store's clock, the one every window is measured by: the day's reset is
+  // then exactly 00:00 UTC
+  const storeNow = Number(reply[1]);
   const allowed = reply[0] === 1;
   const windows: WindowState[] = new Array<WindowState>(specs.length);
   let binding: WindowState | undefined;
@@ -77,7 +80,7 @@ export function readAnswer(specs: readonly WindowSpec[], reply: readonly number[
       name: s.name,
       limit: s.limit,
       remaining,
-      reset: localNow + resetInMs,
+      reset: storeNow + resetInMs,
       resetInMs,
       windowSeconds: s.windowMs / 1000,
       policy: s.policy,
@@ -131,7 +134,7 @@ export function multiWindow(specs: readonly WindowSpec[]): Algorithm<RegionConte
     limit: async (ctx, identifier) => {
       const keys = windowKeys(identifier, specs);
       const reply = await runWindowScript(ctx.redis, keys, args);
-      return readAnswer(specs, reply, Date.now());
+      return readAnswer(specs, reply);
     },
     getRemaining: async (ctx, identifier) => {
       const reply = await runWindowScript(ctx.redis, windowKeys(identifier, specs), observeArgs);
@@ -139,7 +142,6 @@ export function multiWindow(specs: readonly WindowSpec[]): Algorithm<RegionConte
       const answer = readAnswer(
         specs.map((s) => ({ ...s, counts: true })),
         [1, ...reply.slice(1)],
-        Date.now(),
       );
       return { remaining: answer.remaining, reset: answer.reset, limit: answer.limit };
     },

@@ -188,6 +188,8 @@ describe.each(["redis", "upstash", "memory"] as const)("decisions on the %s stor
     expect(admitted[2]!.binding.name).toBe("day");
     const d0 = admitted[0]!;
     expect(d0.decidedAt + byName(d0.windows, "day").resetInMs).toBe(nextUtcMidnight(d0.decidedAt));
+    // the absolute reset is on the store's clock too: exactly 00:00 UTC, whatever this process's clock says
+    for (const d of admitted) expect(byName(d.windows, "day").reset).toBe(nextUtcMidnight(d.decidedAt));
 
     const refused = await rl.decide({ identity, limits });
     expect(refused.allowed).toBe(false);

@@ -163,7 +163,6 @@ export class Engine {
     return readAnswer(
       specs.map((s) => ({ ...s, counts: true })),
       [1, ...reply.slice(1)],
-      Date.now(),
     ).windows;
   }
 }

@@ -7,7 +7,7 @@ export interface WindowState {
   limit: number;
   remaining: number;
   /**
-   * Unix ms by this process's clock: for a refusing window, when it admits again; otherwise when its
+   * Unix ms by the store's clock: for a refusing window, when it admits again; otherwise when its
    * quota next increases (a rolling window: when its oldest counted request leaves it; the day: 00:00 UTC).
    * Equal to the decision time when nothing is counted.
    */
