@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { STATIC_SECURITY_HEADERS } from "./src/lib/security-headers";
 
 const config: NextConfig = {
   // Workspace packages ship TypeScript sources, no build step.
@@ -8,6 +9,12 @@ const config: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   typescript: { tsconfigPath: "tsconfig.json" },
+  // forbidden(): the admin page answers a customer with 403.
+  experimental: { authInterrupts: true },
+  // The per-request headers (Content-Security-Policy with its nonce, HSTS) come from src/proxy.ts.
+  async headers() {
+    return [{ source: "/:path*", headers: [...STATIC_SECURITY_HEADERS] }];
+  },
 };
 
 export default config;

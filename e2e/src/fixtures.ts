@@ -4,6 +4,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { securityWatch, type SecurityWatch } from "./security.ts";
 import { E2E_DIR } from "./stack.ts";
 
 function required(name: string): string {
@@ -44,9 +45,21 @@ export async function newClientContext(browser: Browser): Promise<BrowserContext
 }
 
 /* eslint-disable no-empty-pattern -- Playwright reads a fixture's dependencies from a destructured first argument */
-export const test = base.extend({
+export const test = base.extend<{ security: SecurityWatch }>({
   baseURL: async ({}, use) => use(stack.portalUrl),
   extraHTTPHeaders: async ({}, use) => use(clientHeaders()),
+  // Every test's browser context is watched: each portal document it loads must carry the security
+  // headers and nonced scripts, and the browser must report no Content Security Policy violation.
+  // Contexts a test opens itself join with `security.watch(context)`.
+  security: [
+    async ({ context }, use) => {
+      const watch = securityWatch(stack.portalUrl);
+      await watch.watch(context);
+      await use(watch);
+      await watch.expectClean();
+    },
+    { auto: true },
+  ],
 });
 /* eslint-enable no-empty-pattern */
 export { expect };

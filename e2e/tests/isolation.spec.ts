@@ -16,9 +16,10 @@ import {
 } from "../src/fixtures.ts";
 import { startReceiver } from "../src/receiver.ts";
 
-test("a second account cannot read or change the first account's keys, webhooks, invoices or plan", async ({ page, browser }) => {
+test("a second account cannot read or change the first account's keys, webhooks, invoices or plan", async ({ page, browser, security }) => {
   const receiver = await startReceiver();
   const contextB = await newClientContext(browser);
+  await security.watch(contextB);
   try {
     const alice = newUser("Prva");
     const bob = newUser("Druga");
@@ -104,7 +105,7 @@ test("a second account cannot read or change the first account's keys, webhooks,
       expect(await trpcData(asBob, "query", "usage.recent", { limit: 100 })).toEqual([]);
       const plan = await trpcData(asBob, "query", "plan.overview");
       expect(plan.requests).toEqual([]);
-      await pageB.goto("/admin");
+      expect((await pageB.goto("/admin"))?.status()).toBe(403);
       await expect(pageB.getByTestId("admin-forbidden")).toBeVisible();
       await expect(pageB.locator("body")).not.toContainText(alice.company);
       await pageB.goto("/webhooks");

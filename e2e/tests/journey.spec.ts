@@ -1,5 +1,6 @@
 // A customer's whole path: sign up, key, first calls, usage on the dashboard, the 429 and its docs,
-// an upgrade approved by an operator, and revocation.
+// an upgrade approved by an operator, and revocation. Every portal page on the way carries the
+// security headers and a nonce-based Content Security Policy that the browser never reports broken.
 import {
   callApi,
   createKeyInPortal,
@@ -17,7 +18,14 @@ import {
 
 const header = (r: ApiResponse, name: string) => r.headers.get(name);
 
-test("sign up → key → API → dashboard → 429 → docs → upgrade → revoke", async ({ page, browser }) => {
+/** Every API answer: nosniff, and nothing a shared cache may keep (the stack runs on plain http: no HSTS). */
+function expectApiSecurityHeaders(r: ApiResponse) {
+  expect(header(r, "x-content-type-options")).toBe("nosniff");
+  expect(header(r, "cache-control")).toBe("no-store");
+  expect(header(r, "strict-transport-security")).toBeNull();
+}
+
+test("sign up → key → API → dashboard → 429 → docs → upgrade → revoke", async ({ page, browser, security }) => {
   const user = newUser("Putanja");
   let key = "";
 
@@ -39,6 +47,13 @@ test("sign up → key → API → dashboard → 429 → docs → upgrade → rev
     await page.waitForURL("**/dashboard");
     await expect(page.getByTestId("user-email")).toHaveAttribute("title", user.email);
     await expect(page.getByTestId("account-plan")).toHaveText("Sandbox");
+  });
+
+  await test.step("a customer is refused the admin page with 403", async () => {
+    const response = await page.goto("/admin");
+    expect(response?.status()).toBe(403);
+    await expect(page.getByTestId("admin-forbidden")).toBeVisible();
+    await expect(page.getByTestId("user-email")).toHaveAttribute("title", user.email);
   });
 
   await test.step("create a key in the portal; it is shown once", async () => {
@@ -66,6 +81,7 @@ test("sign up → key → API → dashboard → 429 → docs → upgrade → rev
     expect(header(r, "x-request-id")).toBeTruthy();
     expect(header(r, "ratelimit-policy")).toContain('"minute";q=60;w=60');
     expect(header(r, "ratelimit-policy")).toContain('"burst";q=10;w=1');
+    expectApiSecurityHeaders(r);
   });
 
   await test.step("the call shows on the dashboard", async () => {
@@ -96,7 +112,9 @@ test("sign up → key → API → dashboard → 429 → docs → upgrade → rev
       expect(r.body.error.message).toContain(` ${retryAfter} sekund`);
       expect(header(r, "x-ratelimit-limit")).toBe("10");
       expect(header(r, "x-ratelimit-remaining")).toBe("0");
+      expectApiSecurityHeaders(r);
     }
+    for (const r of admitted) expectApiSecurityHeaders(r);
   });
 
   await test.step("the dashboard counts every call and the refusals", async () => {
@@ -133,6 +151,7 @@ test("sign up → key → API → dashboard → 429 → docs → upgrade → rev
 
   await test.step("the operator approves it in /admin", async () => {
     const operatorContext = await newClientContext(browser);
+    await security.watch(operatorContext);
     try {
       const admin = await operatorContext.newPage();
       await signIn(admin, stack.operator.email, stack.operator.password);
@@ -190,7 +209,18 @@ test("sign up → key → API → dashboard → 429 → docs → upgrade → rev
     expect(Date.now() - revokedAt).toBeLessThanOrEqual(5_000);
     expect(r.body.error.code).toBe("unauthorized");
     expect(header(r, "x-ratelimit-limit")).toBeTruthy();
+    expectApiSecurityHeaders(r);
     const again = await callApi(key, "GET", "/v1/limits");
     expect(again.status).toBe(401);
+    expectApiSecurityHeaders(again);
+  });
+
+  await test.step("every portal page on the way carried the security headers; no CSP violation", async () => {
+    // Pages reached by a client-side navigation (the landing page's link to /signup) load no document.
+    await security.expectClean(["/", "/dashboard", "/keys", "/admin", "/docs/rate-limits", "/plan", "/login"]);
+    const admin = security.documents.filter((d) => d.path === "/admin").map((d) => d.status);
+    expect(admin).toEqual([403, 200]);
+    // The nonce check above read real pages: most documents had their <script> tags scanned.
+    expect(security.documents.filter((d) => d.scripts > 0).length).toBeGreaterThanOrEqual(6);
   });
 });

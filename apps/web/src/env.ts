@@ -64,6 +64,11 @@ export function portalUrl(): string {
   return (process.env.PORTAL_URL ?? process.env.NEXTAUTH_URL ?? DEFAULT_PORTAL_URL).replace(/\/+$/, "");
 }
 
+/** `next dev`: the Content Security Policy then allows what React's development build needs. */
+export function isDevelopment(): boolean {
+  return process.env.NODE_ENV === "development";
+}
+
 export function apiUrl(): string {
   return (process.env.API_URL ?? "http://127.0.0.1:3001").replace(/\/+$/, "");
 }

@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from "next";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import "./globals.css";
 
@@ -9,7 +10,10 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { themeColor: "#2447d6" };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page is rendered per request, error pages included: its scripts carry that response's
+  // CSP nonce (src/proxy.ts). A page prerendered at build time would have scripts without one.
+  await connection();
   return (
     <html lang="hr">
       <body>

@@ -6,6 +6,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
 import { env } from "~/env";
 import { clientIp } from "~/lib/client-ip";
+import { isHttps } from "~/lib/security-headers";
 import { db } from "~/server/db";
 import { checkLoginAttempt, loginRefusedMessage } from "~/server/login-limits";
 import { INVALID_CREDENTIALS, SIGN_IN_UNAVAILABLE } from "~/lib/auth-messages";
@@ -28,6 +29,10 @@ export function authOptions(): NextAuthOptions {
   options = {
     secret: config.authSecret,
     session: { strategy: "jwt", maxAge: 60 * 60 * 24 * 7 },
+    // On https the cookies are Secure and prefixed: __Secure-next-auth.session-token (and the
+    // callback URL), __Host-next-auth.csrf-token (no Domain, path /). Decided by the portal's own URL,
+    // not by the request, so that a proxy in front cannot downgrade them.
+    useSecureCookies: isHttps(config.authUrl),
     pages: { signIn: "/login" },
     providers: [
       CredentialsProvider({

@@ -1,6 +1,6 @@
 import { ENDPOINT_LIMITS } from "@fiskal/limits";
 import type { Metadata } from "next";
-import { Alert } from "~/components/Alert";
+import { forbidden } from "next/navigation";
 import { serverApi } from "~/server/api";
 import { AccountsTable } from "./AccountsTable";
 import { RequestsPanel } from "./RequestsPanel";
@@ -10,15 +10,9 @@ export const metadata: Metadata = { title: "Administracija" };
 export default async function AdminPage({ searchParams }: { searchParams: Promise<{ q?: string }> }) {
   const api = await serverApi();
   const me = await api.account.me();
-  if (me.role !== "OPERATOR") {
-    return (
-      <div className="card" style={{ maxWidth: 620 }}>
-        <Alert kind="error" title="Nemate pristup" testId="admin-forbidden">
-          Administracija je dostupna samo operaterima Fiskala.
-        </Alert>
-      </div>
-    );
-  }
+  // 403 with ./forbidden.tsx. This runs before the response starts (no loading boundary above
+  // this page), so the status is a real 403, not a 200 with an error message in it.
+  if (me.role !== "OPERATOR") forbidden();
   const { q } = await searchParams;
   const search = q?.slice(0, 120);
   const [requests, accounts] = await Promise.all([api.admin.requests(), api.admin.accounts({ search })]);

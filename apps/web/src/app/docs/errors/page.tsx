@@ -17,6 +17,10 @@ const ERRORS: { code: string; status: number; when: string; what: string }[] = [
   { code: "rate_limit_exceeded", status: 429, when: "Jedan od prozora ograničenja odbio je zahtjev.", what: "Pričekajte Retry-After sekundi i ponovite." },
   { code: "internal_error", status: 500, when: "Pogreška na našoj strani.", what: "Ponovite kasnije; ako se ponavlja, javite nam vrijednost X-Request-Id." },
   { code: "upstream_unavailable", status: 503, when: "Porezna uprava (CIS) ili posrednik za e-račune trenutno nije dostupan ili ograničava promet.", what: "Pričekajte Retry-After i ponovite s istim Idempotency-Key — račun se neće fiskalizirati dvaput." },
+  { code: "malformed_request", status: 400, when: "Sam HTTP zahtjev nije ispravan: CR, LF ili NUL u zaglavlju, preklopljeni redak (obs-fold), redak zaglavlja bez dvotočke, neispravan ili ponovljen Content-Length ili Content-Length uz Transfer-Encoding, neispravno tijelo u dijelovima (chunked), nekodirani ne-ASCII znakovi u adresi, HTTP/1.1 zahtjev bez zaglavlja Host.", what: "Polje details.reason kaže što je parser pronašao. Koristite ispravan HTTP klijent; veza se nakon odgovora zatvara." },
+  { code: "request_timeout", status: 408, when: "Zaglavlja nisu stigla u 10 s ili cijeli zahtjev s tijelom u 30 s — npr. tijelo kraće od najavljenog Content-Length.", what: "Pošaljite cijeli zahtjev odjednom, s točnim Content-Length; veza se nakon odgovora zatvara." },
+  { code: "headers_too_large", status: 431, when: "Zaglavlja zahtjeva zajedno s adresom (URL) veća su od 16 KB.", what: "Skratite zaglavlja ili adresu; veće skupove šifri šaljite skupnim zahtjevima." },
+  { code: "service_unavailable", status: 503, when: "Naša baza podataka nije odgovorila dok smo provjeravali API ključ.", what: "Ništa nije obrađeno ni naplaćeno: ponovite isti zahtjev nakon Retry-After sekundi." },
 ];
 
 export default function ErrorsDoc() {

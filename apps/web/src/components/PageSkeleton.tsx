@@ -1,4 +1,6 @@
-export default function Loading() {
+// The loading state of the customer pages (their loading.tsx files). The admin page has none on
+// purpose: a loading boundary above it would start the response with 200 before forbidden() runs.
+export function PageSkeleton() {
   return (
     <div aria-busy="true" aria-live="polite">
       <span className="sr-only">Učitavanje…</span>
