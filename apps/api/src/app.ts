@@ -9,8 +9,10 @@ import { createWarningDetector, createWebhooks } from "@fiskal/webhooks";
 import { createAuthenticator } from "./auth.ts";
 import { createMetrics } from "./metrics.ts";
 import { listenForInvalidations } from "./invalidation.ts";
-import { createApiServer } from "./http/server.ts";
+import { createApiServer, type HttpServerOptions } from "./http/server.ts";
+import type { SecurityHeaderOptions } from "./http/security-headers.ts";
 import { purgeExpiredIdempotencyRecords } from "./idempotency.ts";
+import { createAnswerJournal, createReconciler, databaseIdentity, DEFAULT_JOURNAL_DIR } from "./journal.ts";
 import type { Services, WarningObserver } from "./services.ts";
 
 export interface ApiConfig {
@@ -19,6 +21,8 @@ export interface ApiConfig {
   portalUrl: string;
   /** Public base URL written into the OpenAPI document; defaults to the listening address. */
   apiUrl?: string;
+  /** Strict-Transport-Security on every response; by default on exactly when `apiUrl` is https. */
+  hsts?: boolean;
   host?: string;
   port?: number;
   trustProxyHops?: number;
@@ -35,6 +39,12 @@ export interface ApiConfig {
   usageEventRetentionDays?: number;
   /** How long a shared-store call may take before the local fallback decides (default 1000 ms). */
   storeTimeoutMs?: number;
+  /** Connection cap and request timeouts of the HTTP listener (defaults: HTTP_DEFAULTS in http/server.ts). */
+  http?: HttpServerOptions;
+  /** Where answers the database refused are journaled (default `<repo>/.data/journal`). */
+  journalDir?: string;
+  /** How often the reconciler stores journaled answers (default 5000 ms; it also runs at start). */
+  reconcileIntervalMs?: number;
 }
 
 export interface RunningApi {
@@ -97,11 +107,18 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
   const worker = hooks && config.webhooks && config.webhooks.worker ? await hooks.startWorker() : null;
   const listener = listenForInvalidations(config.databaseUrl, { account: (id) => auth.invalidateAccount(id), all: () => auth.clear() }, log);
 
+  const journal = createAnswerJournal({ dir: config.journalDir ?? DEFAULT_JOURNAL_DIR, database: await databaseIdentity(db), log });
+  const reconciler = createReconciler({ db, journal, log, intervalMs: config.reconcileIntervalMs });
+  // Before the first request: answers journaled before a stop are stored now.
+  await reconciler.start();
+
   const services: Services = {
     db,
     kpd,
     taxAuthority: config.taxAuthority ?? createCisSimulator(),
     intermediary: config.intermediary ?? createIntermediarySimulator(),
+    journal,
+    reconciler,
     limiter,
     meter,
     auth,
@@ -143,7 +160,8 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
 
   const host = config.host ?? "127.0.0.1";
   let url = "";
-  const server = createApiServer(services, { apiUrl: () => config.apiUrl ?? url });
+  const serverOptions: SecurityHeaderOptions & { apiUrl: () => string } = { apiUrl: () => config.apiUrl ?? url, hsts: config.hsts };
+  const server = createApiServer(services, { ...serverOptions, http: config.http });
   // Requests are metered when their response closes. A socket destroyed at the end of the shutdown
   // grace period closes only after the server's own 'close' event: close() waits for those too,
   // so that the meter's final flush sees every request.
@@ -173,6 +191,7 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       });
       await Promise.all([...sockets].map((socket) => new Promise((resolve) => socket.once("close", resolve))));
+      await reconciler.stop();
       await meter.close();
       await (warnings as { flush?: () => Promise<void> } | null)?.flush?.();
       await worker?.stop();

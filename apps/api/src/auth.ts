@@ -5,14 +5,36 @@ import type { Principal } from "./trpc.ts";
 
 export type AuthOutcome =
   | { kind: "valid"; principal: Principal }
-  | { kind: "missing" | "malformed" | "unknown" | "revoked" };
+  | { kind: "missing" | "malformed" | "unknown" }
+  | { kind: "revoked"; accountId: string };
 
+/**
+ * What a client is told. An unknown and a revoked key get the same words, so that a guesser cannot
+ * learn that a key once existed; the difference stays in the logs and in
+ * `fiskal_auth_failures_total{reason}`.
+ */
+const NOT_VALID = "API ključ nije valjan: nije poznat ili je opozvan. Provjerite ključ u portalu.";
 export const AUTH_MESSAGES: Record<Exclude<AuthOutcome["kind"], "valid">, string> = {
   missing: "Nedostaje API ključ. Pošaljite zaglavlje Authorization: Bearer <ključ>.",
   malformed: "API ključ nije ispravnog oblika (očekuje se fsk_test_… ili fsk_live_…).",
-  unknown: "API ključ nije poznat.",
-  revoked: "API ključ je opozvan.",
+  unknown: NOT_VALID,
+  revoked: NOT_VALID,
 };
+
+/**
+ * The database could not be asked about a well-formed key (unreachable, or no answer in time). The
+ * key is neither valid nor invalid as far as we know. `cached` is what an expired cache entry last
+ * said about it, if anything: enough to describe the account's windows, never to admit the request.
+ */
+export class AuthUnavailableError extends Error {
+  override name = "AuthUnavailableError";
+  constructor(
+    readonly cached: AuthOutcome | null,
+    options?: { cause?: unknown },
+  ) {
+    super("API keys cannot be looked up: the database is unavailable", options);
+  }
+}
 
 const KEY_PATTERN = /^fsk_(test|live)_[A-Za-z0-9]{32}$/;
 
@@ -30,8 +52,16 @@ interface Entry {
   expires: number;
 }
 
-export function createAuthenticator(opts: { db: Db; ttlMs?: number; maxEntries?: number; now?: () => number }): Authenticator {
+export function createAuthenticator(opts: {
+  db: Db;
+  ttlMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+  /** A key lookup the database has not answered by then counts as the database being unavailable. */
+  lookupTimeoutMs?: number;
+}): Authenticator {
   const ttl = opts.ttlMs ?? 5_000;
+  const lookupTimeoutMs = opts.lookupTimeoutMs ?? 5_000;
   const max = opts.maxEntries ?? 10_000;
   const now = opts.now ?? Date.now;
   const cache = new Map<string, Entry>();
@@ -39,9 +69,8 @@ export function createAuthenticator(opts: { db: Db; ttlMs?: number; maxEntries?:
   // Bumped on invalidation so a lookup that started before it cannot repopulate stale data.
   let generation = 0;
 
-  async function load(hash: string): Promise<Entry> {
-    const startedAt = generation;
-    const row = await opts.db.apiKey.findUnique({
+  function findKey(hash: string) {
+    return opts.db.apiKey.findUnique({
       where: { hash },
       select: {
         id: true,
@@ -59,9 +88,20 @@ export function createAuthenticator(opts: { db: Db; ttlMs?: number; maxEntries?:
         },
       },
     });
+  }
+
+  async function load(hash: string): Promise<Entry> {
+    const startedAt = generation;
+    let row: Awaited<ReturnType<typeof findKey>>;
+    try {
+      row = await withTimeout(findKey(hash), lookupTimeoutMs);
+    } catch (err) {
+      // Expired entries stay in the cache until replaced: what one last said names the account.
+      throw new AuthUnavailableError(cache.get(hash)?.outcome ?? null, { cause: err });
+    }
     let entry: Entry;
     if (!row) entry = { outcome: { kind: "unknown" }, accountId: null, expires: now() + ttl };
-    else if (row.revokedAt) entry = { outcome: { kind: "revoked" }, accountId: row.account.id, expires: now() + ttl };
+    else if (row.revokedAt) entry = { outcome: { kind: "revoked", accountId: row.account.id }, accountId: row.account.id, expires: now() + ttl };
     else {
       const plan = row.account.plan as PlanName;
       entry = {
@@ -115,4 +155,13 @@ export function createAuthenticator(opts: { db: Db; ttlMs?: number; maxEntries?:
       return cache.size;
     },
   };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  if (!(ms > 0)) return promise;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

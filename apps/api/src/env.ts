@@ -42,6 +42,12 @@ const Env = z.object({
   /** Key prefix in the shared limiter store (separate deployments or test runs on one Redis). */
   RATE_LIMIT_PREFIX: z.string().min(1).default("fiskal"),
   RATE_LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(1_000),
+  /** Connections the API holds at once; one more is closed on arrival (default 2048). */
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  /** Time a request's headers may take (default 10 s); capped by HTTP_REQUEST_TIMEOUT_MS. */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).optional(),
+  /** Time a whole request may take, body included, before it is answered 408 (default 30 s). */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
   /** Set by the launcher when DATABASE_URL points at the embedded database it serves. */
   FISKAL_EMBEDDED: z.enum(["0", "1"]).default("0").transform((v) => v === "1"),
   FISKAL_DATA_DIR: z.string().default(path.join(REPO_ROOT, ".data")),

@@ -15,6 +15,10 @@ export const ERROR_STATUS = {
   rate_limit_exceeded: 429,
   internal_error: 500,
   upstream_unavailable: 503,
+  malformed_request: 400,
+  request_timeout: 408,
+  headers_too_large: 431,
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -32,6 +36,11 @@ const TRPC_CODE: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
   rate_limit_exceeded: "TOO_MANY_REQUESTS",
   internal_error: "INTERNAL_SERVER_ERROR",
   upstream_unavailable: "SERVICE_UNAVAILABLE",
+  malformed_request: "BAD_REQUEST",
+  request_timeout: "TIMEOUT",
+  // tRPC has no 431; the code only answers requests the HTTP parser rejected, before any procedure.
+  headers_too_large: "BAD_REQUEST",
+  service_unavailable: "SERVICE_UNAVAILABLE",
 };
 
 const FROM_TRPC: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
@@ -49,6 +58,12 @@ const FROM_TRPC: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
 };
 
 export const INTERNAL_MESSAGE = "Interna pogreška. Pokušajte ponovno; ako se ponavlja, javite nam X-Request-Id.";
+
+/** Our own dependency (the database) does not answer: nothing was done, the same request may be retried. */
+export const SERVICE_UNAVAILABLE_MESSAGE =
+  "Usluga je privremeno nedostupna: baza podataka ne odgovara pa zahtjev nije obrađen. Ponovite ga nakon Retry-After sekundi.";
+/** Whole seconds a client is asked to wait before retrying after service_unavailable. */
+export const SERVICE_UNAVAILABLE_RETRY_AFTER_S = 5;
 
 export interface ErrorEnvelope {
   error: { code: ErrorCode; message: string; doc_url: string; details?: unknown };
@@ -73,8 +88,18 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The portal of this process's API, for errors raised before a request has a context (tRPC refuses
+ * a content type or a batch before it creates one, and formats the error without it).
+ */
+let processPortalUrl = "";
+export function setProcessPortalUrl(portalUrl: string): void {
+  processPortalUrl = portalUrl;
+}
+
 export function docUrl(portalUrl: string, code: ErrorCode): string {
-  return code === "rate_limit_exceeded" ? `${portalUrl}/docs/rate-limits` : `${portalUrl}/docs/errors#${code}`;
+  const base = portalUrl || processPortalUrl;
+  return code === "rate_limit_exceeded" ? `${base}/docs/rate-limits` : `${base}/docs/errors#${code}`;
 }
 
 export function envelope(portalUrl: string, code: ErrorCode, message: string, details?: unknown): ErrorEnvelope {
@@ -89,10 +114,35 @@ interface ZodLikeIssue {
   code?: string;
 }
 
+/** Prisma's codes for a database that cannot be reached, closed the connection or timed out the pool. */
+const PRISMA_UNREACHABLE = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
+/** PostgreSQL SQLSTATEs of a server going away or refusing connections (class 08, admin shutdown 57P0x). */
+const PG_UNREACHABLE = /^(08...|57P0[1-3])$/;
+const UNREACHABLE_MESSAGE =
+  /ECONNREFUSED|ECONNRESET|Connection terminated|connection timeout|timeout exceeded when trying to connect|Can't reach database|not currently accepting connections|does not allow connections|database system is (?:shutting down|starting up)/i;
+
+/**
+ * Whether an error, or one of its causes, says the database could not be reached: then nothing was
+ * done and the request may be retried (503), which a client can act on, unlike a 500.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; depth < 6 && e && typeof e === "object"; depth++) {
+    const x = e as { code?: unknown; originalCode?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+    if (typeof x.code === "string" && (PRISMA_UNREACHABLE.has(x.code) || PG_UNREACHABLE.test(x.code))) return true;
+    if (typeof x.originalCode === "string" && PG_UNREACHABLE.test(x.originalCode)) return true;
+    if (x.kind === "DatabaseNotReachable" || x.kind === "ConnectionClosed" || x.kind === "SocketTimeout") return true;
+    if (typeof x.message === "string" && UNREACHABLE_MESSAGE.test(x.message)) return true;
+    e = x.meta?.driverAdapterError ?? x.cause;
+  }
+  return false;
+}
+
 /** Maps any error thrown inside a procedure to the public code, message and details. */
 export function describeError(err: TRPCError): { code: ErrorCode; message: string; details?: unknown } {
   const cause = err.cause;
   if (cause instanceof ApiError) return { code: cause.code, message: cause.message, details: cause.details };
+  if (cause && isDatabaseUnavailable(cause)) return { code: "service_unavailable", message: SERVICE_UNAVAILABLE_MESSAGE };
   if (cause && (cause as Error).name === "ZodError") {
     const issues = (cause as unknown as { issues: ZodLikeIssue[] }).issues;
     return {

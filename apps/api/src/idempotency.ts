@@ -7,11 +7,27 @@ import type { Context, Principal } from "./trpc.ts";
 
 const TTL_MS = 24 * 60 * 60 * 1000;
 /** A first request still "pending" after this long crashed or lost its database: its outcome is unknown. */
-const STALE_PENDING_MS = 2 * 60 * 1000;
+export const STALE_PENDING_MS = 2 * 60 * 1000;
 
-/** Passed to the operation: it calls `committed()` once the outside world has acted (CIS issued a JIR). */
+/** Passed to the operation. */
 export interface IdempotencyControl {
+  /** The request's Idempotency-Key record (undefined without a key): the operation keeps it with its pending row. */
+  readonly recordId: string | undefined;
+  /** The outside world has acted, or may have (a request went out): the key stays taken whatever follows. */
   committed(): void;
+  /**
+   * The operation completed the record with its response itself — in the transaction that stored the
+   * answer, or through the journal, whose reconciler completes it — so it is not written again here.
+   */
+  recorded(): void;
+}
+
+/** Marks a pending record done with the response a retry replays; part of the operation's completing step. */
+export async function completeIdempotencyRecord(tx: Prisma.TransactionClient, id: string, response: unknown): Promise<void> {
+  await tx.idempotencyRecord.updateMany({
+    where: { id, state: "pending" },
+    data: { state: "done", status: 200, response: response as Prisma.InputJsonValue },
+  });
 }
 
 /** Removes records past their 24 h; run periodically. */
@@ -44,7 +60,7 @@ export async function withIdempotency<T>(
 ): Promise<T> {
   const header = ctx.req.headers["idempotency-key"];
   const key = Array.isArray(header) ? header[0] : header;
-  if (key === undefined) return run({ committed() {} });
+  if (key === undefined) return run({ recordId: undefined, committed() {}, recorded() {} });
   if (!KEY_PATTERN.test(key)) {
     throw new ApiError("validation_error", "Idempotency-Key mora imati 1–255 vidljivih ASCII znakova.").toTRPC();
   }
@@ -52,11 +68,13 @@ export async function withIdempotency<T>(
   const accountId = ctx.principal.accountId;
   const requestHash = canonicalHash(input);
 
+  let recordId: string | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      await db.idempotencyRecord.create({
+      ({ id: recordId } = await db.idempotencyRecord.create({
         data: { accountId, key, endpoint, requestHash, state: "pending", expiresAt: new Date(Date.now() + TTL_MS) },
-      });
+        select: { id: true },
+      }));
       break;
     } catch (err) {
       if (!(err instanceof Prisma.PrismaClientKnownRequestError) || err.code !== "P2002") throw err;
@@ -74,10 +92,18 @@ export async function withIdempotency<T>(
         ).toTRPC();
       }
       if (existing.state !== "done") {
+        // The first request may have obtained an answer that only the journal holds so far: the
+        // reconciler stores it now if the database takes it, and the answer is replayed either way.
+        const journaled = await ctx.services.reconciler.journaled((e) => e.idempotencyRecordId === existing.id);
+        const settled = journaled ? null : await db.idempotencyRecord.findUnique({ where: { id: existing.id } });
+        if (journaled || settled?.state === "done") {
+          ctx.res.setHeader("Idempotent-Replayed", "true");
+          return (journaled ? journaled.response : settled!.response) as T;
+        }
         if (Date.now() - existing.createdAt.getTime() > STALE_PENDING_MS) {
           throw new ApiError(
             "idempotency_conflict",
-            "Prvi zahtjev s ovim Idempotency-Key nije dovršen i njegov ishod nije poznat. Provjerite je li račun zabilježen prije slanja s novim ključem.",
+            "Prvi zahtjev s ovim Idempotency-Key nije dovršen i njegov ishod nije poznat. Zabilježeni račun ili e-račun neće se slati ponovno ni s novim ključem; provjerite ga kod Porezne uprave odnosno posrednika.",
             { reason: "outcome_unknown" },
           ).toTRPC();
         }
@@ -93,16 +119,23 @@ export async function withIdempotency<T>(
     }
   }
 
+  if (recordId === undefined) {
+    throw new ApiError("idempotency_conflict", "Izvorni zahtjev s ovim Idempotency-Key još se obrađuje; ponovite za trenutak.", { reason: "in_progress" }, {
+      "Retry-After": "1",
+    }).toTRPC();
+  }
   let result: T;
   let committed = false;
+  let recorded = false;
   try {
-    result = await run({ committed: () => (committed = true) });
+    result = await run({ recordId, committed: () => (committed = true), recorded: () => (recorded = true) });
   } catch (err) {
     // Nothing happened outside: a retry with the same key may run it. Once the outside world has
     // acted, the key stays taken — a retry must never fiscalize or send a second time.
-    if (!committed) await db.idempotencyRecord.deleteMany({ where: { accountId, key, state: "pending" } });
+    if (!committed) await db.idempotencyRecord.deleteMany({ where: { id: recordId, state: "pending" } });
     throw err;
   }
+  if (recorded) return result;
   // If this write fails the record stays "pending": retries get a 409 instead of a second execution.
   await db.idempotencyRecord.update({
     where: { accountId_key: { accountId, key } },

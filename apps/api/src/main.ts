@@ -40,6 +40,12 @@ const api = await startApi({
   limiterPrefix: env.RATE_LIMIT_PREFIX,
   webhooks: { allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE, worker: env.WEBHOOK_WORKER },
   usageEventRetentionDays: env.USAGE_EVENT_RETENTION_DAYS,
+  http: {
+    maxConnections: env.HTTP_MAX_CONNECTIONS,
+    headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+  },
+  journalDir: path.join(env.FISKAL_DATA_DIR, "journal"),
   logger: log,
 });
 log.info({ url: api.url, store: env.store.kind }, "Fiskal API listening");

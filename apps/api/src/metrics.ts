@@ -1,4 +1,5 @@
-// Prometheus metrics: HTTP traffic, rate-limit decisions, store fallbacks, metering backlog.
+// Prometheus metrics: HTTP traffic, malformed requests, rate-limit decisions, store fallbacks,
+// authentication failures, metering backlog.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -51,5 +52,35 @@ export function createMetrics() {
     help: "Usage events dropped because the buffer was full.",
     registers: [registry],
   });
-  return { registry, httpRequests, httpDuration, decisions, decisionDuration, storeFallbacks, storeDegraded, meterBuffered, meterDropped };
+  const clientErrors = new Counter({
+    name: "fiskal_http_client_errors_total",
+    help: "Requests the HTTP parser rejected or that timed out before they were complete, by Node's error code (e.g. HPE_INVALID_METHOD, ERR_HTTP_REQUEST_TIMEOUT).",
+    labelNames: ["code"] as const,
+    registers: [registry],
+  });
+  const connectionsDropped = new Counter({
+    name: "fiskal_http_connections_dropped_total",
+    help: "Connections closed on arrival because the server already held its maximum (HTTP_MAX_CONNECTIONS).",
+    registers: [registry],
+  });
+  const authFailures = new Counter({
+    name: "fiskal_auth_failures_total",
+    help: "Requests whose API key was not accepted: missing, malformed, unknown, revoked, or unavailable (the database could not be asked).",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+  });
+  return {
+    registry,
+    httpRequests,
+    httpDuration,
+    decisions,
+    decisionDuration,
+    storeFallbacks,
+    storeDegraded,
+    meterBuffered,
+    meterDropped,
+    clientErrors,
+    connectionsDropped,
+    authFailures,
+  };
 }

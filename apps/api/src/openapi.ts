@@ -31,6 +31,10 @@ const ERROR_WHEN: Record<ErrorCode, string> = {
   rate_limit_exceeded: "Prozor ograničenja odbio je zahtjev; pričekajte Retry-After sekundi.",
   internal_error: "Pogreška na našoj strani; javite nam X-Request-Id.",
   upstream_unavailable: "Porezna uprava ili posrednik za e-račune nije dostupan; ponovite s istim Idempotency-Key nakon Retry-After.",
+  malformed_request: "HTTP zahtjev nije ispravan (npr. CR/LF/NUL u zaglavlju, neispravan Content-Length, nedostaje Host).",
+  request_timeout: "Zaglavlja ili tijelo zahtjeva nisu stigli na vrijeme.",
+  headers_too_large: "Zaglavlja zajedno s adresom veća su od 16 KB.",
+  service_unavailable: "Baza podataka trenutno ne odgovara pa ključ nije provjeren; ponovite nakon Retry-After.",
 };
 
 export function buildOpenApiDocument(apiUrl: string) {
@@ -75,7 +79,11 @@ export function buildOpenApiDocument(apiUrl: string) {
   const rateHeaders = Object.keys(RATE_LIMIT_HEADERS);
   const errorResponse = (codes: ErrorCode[]) => ({
     description: codes.map((c) => `${c}: ${ERROR_WHEN[c]}`).join(" "),
-    headers: headerRefs(codes.some((c) => c === "rate_limit_exceeded" || c === "upstream_unavailable" || c === "idempotency_conflict") ? [...rateHeaders, "Retry-After"] : rateHeaders),
+    headers: headerRefs(
+      codes.some((c) => c === "rate_limit_exceeded" || c === "upstream_unavailable" || c === "service_unavailable" || c === "idempotency_conflict")
+        ? [...rateHeaders, "Retry-After"]
+        : rateHeaders,
+    ),
     content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
   });
 
@@ -104,7 +112,7 @@ export function buildOpenApiDocument(apiUrl: string) {
     const responses: Json = { "200": ok };
     if (route.group === "kpd") responses["304"] = { description: "Not modified (If-None-Match matched).", headers: headerRefs([...rateHeaders, "ETag"]) };
     const byStatus = new Map<number, ErrorCode[]>();
-    const codes: ErrorCode[] = ["validation_error", "unauthorized", "not_found", "rate_limit_exceeded", "internal_error"];
+    const codes: ErrorCode[] = ["validation_error", "unauthorized", "not_found", "rate_limit_exceeded", "internal_error", "service_unavailable"];
     if (post) codes.push("payload_too_large", "unsupported_media_type");
     if (idempotent) codes.push("idempotency_conflict", "conflict", "upstream_unavailable");
     for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);

@@ -6,6 +6,7 @@ import type { Meter } from "@fiskal/usage";
 import type { Logger } from "pino";
 import type { Metrics } from "./metrics.ts";
 import type { Authenticator } from "./auth.ts";
+import type { AnswerJournal, Reconciler } from "./journal.ts";
 
 export interface WarningObserver {
   observe(input: {
@@ -21,6 +22,10 @@ export interface Services {
   kpd: KpdIndex;
   taxAuthority: TaxAuthority;
   intermediary: Intermediary;
+  /** Answers of the tax authority / intermediary that the database refused, kept on disk until stored. */
+  journal: AnswerJournal;
+  /** Stores journaled answers in the database (at start, periodically, and when a retry asks). */
+  reconciler: Reconciler;
   limiter: RateLimiter;
   meter: Meter;
   auth: Authenticator;

@@ -95,7 +95,8 @@ describe("UsageHour", () => {
     await insertEvents(db.url, id, EVENTS.slice(2));
     expect(await hours(db.url, id)).toEqual(EXPECTED);
 
-    expect((await migrate(db.url)).applied).toEqual([WITHOUT_TRIGGER]);
+    // Later migrations apply after it.
+    expect((await migrate(db.url)).applied[0]).toEqual(WITHOUT_TRIGGER);
     expect(await hours(db.url, id)).toEqual(EXPECTED);
     await insertEvents(db.url, id, EVENTS);
     expect(await hours(db.url, id)).toEqual(EXPECTED);

@@ -40,6 +40,18 @@ export {
   type TaxAuthority,
   type ZkiInput,
 } from "./cis.ts";
+export {
+  amountProblem,
+  FISCAL_FIRST_DATE,
+  FISCAL_LAST_DATE,
+  ISSUE_TIME_MAX_SKEW_MS,
+  issueDateProblem,
+  issueTimeProblem,
+  laterDateProblem,
+  MONEY_PRECISION,
+  textLengthProblem,
+  zagrebDate,
+} from "./bounds.ts";
 export { generateTestCertificate, type TestCertificate } from "./certificate.ts";
 export {
   buildUbl,

@@ -1,16 +1,24 @@
 // The gate every /v1 and /trpc request passes: authenticate, decide every window, set the headers.
 import { isIP } from "node:net";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ANONYMOUS_LIMITS, ENDPOINT_GROUPS, rateLimitExceededBody, rateLimitHeaders, type Decision, type EndpointGroup } from "@fiskal/limits";
-import { ApiError, docUrl, INTERNAL_MESSAGE } from "../errors.ts";
-import { AUTH_MESSAGES } from "../auth.ts";
+import {
+  ANONYMOUS_LIMITS,
+  ENDPOINT_GROUPS,
+  rateLimitExceededBody,
+  rateLimitHeaders,
+  type Decision,
+  type EndpointGroup,
+  type WindowState,
+} from "@fiskal/limits";
+import { ApiError, docUrl, INTERNAL_MESSAGE, SERVICE_UNAVAILABLE_MESSAGE, SERVICE_UNAVAILABLE_RETRY_AFTER_S } from "../errors.ts";
+import { AUTH_MESSAGES, AuthUnavailableError, type AuthOutcome } from "../auth.ts";
 import type { Services } from "../services.ts";
 import type { Principal } from "../trpc.ts";
 
 export interface GateResult {
   principal: Principal | null;
   decision: Decision | null;
-  /** 401, 429 or 500 to answer with; null when the request may proceed. */
+  /** 401, 429, 500 or 503 to answer with; null when the request may proceed. */
   error: ApiError | null;
 }
 
@@ -62,6 +70,7 @@ export async function runGate(
     }
 
     const auth = await services.auth.authenticate(req.headers.authorization);
+    if (auth.kind !== "valid" && (opts.requireAuth || auth.kind !== "missing")) noteFailure(services, res, auth);
     const principal = auth.kind === "valid" ? auth.principal : null;
     const decision = principal
       ? opts.free
@@ -89,12 +98,68 @@ export async function runGate(
     const kind = auth.kind === "valid" ? "unknown" : auth.kind;
     return { principal: null, decision, error: new ApiError("unauthorized", AUTH_MESSAGES[kind]) };
   } catch (err) {
-    // Authentication or the limiter failed (e.g. the database is down): answer 500, still with
-    // rate-limit headers when the per-IP decision can be had.
+    if (err instanceof AuthUnavailableError) return unavailable(services, res, err, ip, opts.group);
+    // Authentication or the limiter failed otherwise (e.g. an account's stored limits are invalid):
+    // answer 500, still with rate-limit headers when the per-IP decision can be had.
     services.log.error({ err: (err as Error).message }, "gate failed");
     const decision = await decideAnonymous(services, ip).catch(() => null);
     if (decision) setHeaders(res, decision);
     return { principal: null, decision, error: new ApiError("internal_error", INTERNAL_MESSAGE) };
+  }
+}
+
+function noteFailure(services: Services, res: ServerResponse, auth: Exclude<AuthOutcome, { kind: "valid" }>) {
+  services.metrics.authFailures.inc({ reason: auth.kind });
+  // The client is told the same for an unknown and a revoked key; the log keeps the difference.
+  if (auth.kind === "revoked") {
+    services.log.info({ requestId: res.getHeader("X-Request-Id"), accountId: auth.accountId }, "request with a revoked API key");
+  }
+}
+
+/**
+ * The database could not be asked about a well-formed key: 503 service_unavailable with
+ * Retry-After. Nothing is counted — the request was not judged, and a guesser learns nothing from an
+ * answer every key gets alike. The headers describe the account's windows where an expired cache
+ * entry still names the account, else the address's anonymous windows; both read without counting.
+ */
+async function unavailable(services: Services, res: ServerResponse, err: AuthUnavailableError, ip: string, group?: EndpointGroup): Promise<GateResult> {
+  services.metrics.authFailures.inc({ reason: "unavailable" });
+  services.log.error({ err: (err.cause as Error | undefined)?.message ?? err.message, requestId: res.getHeader("X-Request-Id") }, "API key lookup failed: database unavailable");
+  const known = err.cached?.kind === "valid" ? err.cached.principal : null;
+  const decision = await services.limiter
+    .peek(
+      known
+        ? { identity: `acct:${known.accountId}`, limits: known.limits, endpoints: group ? [group] : undefined }
+        : { identity: `ip:${ip}`, limits: ANONYMOUS_LIMITS },
+    )
+    .then(observedDecision)
+    .catch(() => null);
+  if (decision) setHeaders(res, decision);
+  if (!res.headersSent) res.setHeader("Retry-After", String(SERVICE_UNAVAILABLE_RETRY_AFTER_S));
+  return { principal: null, decision, error: new ApiError("service_unavailable", SERVICE_UNAVAILABLE_MESSAGE) };
+}
+
+/** Windows read without counting, as a decision for the headers: the binding one has the fewest left. */
+function observedDecision(windows: WindowState[]): Decision {
+  const binding = windows.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetInMs > a.resetInMs) ? b : a));
+  return { allowed: true, windows, binding, degraded: false, decidedAt: Date.now() };
+}
+
+/**
+ * The per-IP decision for a request that never reached the gate (the HTTP parser rejected it, or it
+ * was CONNECT): counted against the address's anonymous quota like any unauthenticated request.
+ * `refused` is the 429 to answer with when the address is over that quota.
+ */
+export async function decidePerIp(services: Services, ip: string): Promise<{ headers: Record<string, string>; refused: ApiError | null }> {
+  try {
+    const decision = await decideAnonymous(services, ip);
+    const headers = rateLimitHeaders(decision);
+    if (decision.allowed) return { headers, refused: null };
+    const body = rateLimitExceededBody(decision, docUrl(services.portalUrl, "rate_limit_exceeded"));
+    return { headers, refused: new ApiError("rate_limit_exceeded", body.error.message) };
+  } catch (err) {
+    services.log.error({ err: (err as Error).message }, "per-IP decision failed");
+    return { headers: {}, refused: null };
   }
 }
 
@@ -116,6 +181,8 @@ async function timed(services: Services, decide: () => Promise<Decision>): Promi
 }
 
 function setHeaders(res: ServerResponse, decision: Decision) {
+  // A request answered early (e.g. its body timed out while the gate was deciding) keeps that answer.
+  if (res.headersSent) return;
   for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
 }
 

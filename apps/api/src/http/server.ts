@@ -1,18 +1,23 @@
 // The Node HTTP server: /v1 (REST routes declared with trpc-to-openapi metadata, dispatched through a
-// tRPC caller), /trpc, the OpenAPI document, health and metrics.
+// tRPC caller), /trpc, the OpenAPI document, health and metrics. What never becomes a request (the
+// parser rejected it, it timed out, CONNECT) is answered in ./client-errors.ts.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { randomBytes } from "node:crypto";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import { TRPCError } from "@trpc/server";
+import { getErrorShape } from "@trpc/server/unstable-core-do-not-import";
 import { appRouter } from "../router.ts";
-import { ApiError, describeError, envelope, ERROR_STATUS, INTERNAL_MESSAGE } from "../errors.ts";
+import { ApiError, describeError, envelope, ERROR_STATUS, INTERNAL_MESSAGE, SERVICE_UNAVAILABLE_RETRY_AFTER_S, setProcessPortalUrl } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { createCallerFactory, type Context } from "../trpc.ts";
 import { buildRouteTable, type RouteInfo } from "./routes.ts";
-import { runGate, type GateResult } from "./gate.ts";
+import { clientIp, decidePerIp, runGate, type GateResult } from "./gate.ts";
 import { isJsonContentType, MAX_BODY_BYTES, readJsonBody } from "./body.ts";
 import { buildOpenApiDocument } from "../openapi.ts";
 import { kpdEtag } from "../procedures/kpd/etag.ts";
+import { applySecurityHeaders, securityHeaders, type SecurityHeaderOptions } from "./security-headers.ts";
+import { answerClientErrors, MALFORMED_LABEL } from "./client-errors.ts";
 
 export const routes = buildRouteTable(appRouter);
 const createCaller = createCallerFactory(appRouter);
@@ -32,42 +37,151 @@ interface Exchange {
   started: number;
   label: string;
   gate: GateResult | null;
+  /** The gate's decision while it is being taken. */
+  gating?: Promise<GateResult>;
 }
 
-export function createApiServer(services: Services, opts: { apiUrl: () => string }): Server {
+/** Runs the gate for the exchange; an early answer (failEarly) waits for it instead of deciding again. */
+function gate(ex: Exchange, opts: Parameters<typeof runGate>[3]): Promise<GateResult> {
+  ex.gating = runGate(ex.services, ex.req, ex.res, opts);
+  return ex.gating;
+}
+
+/** Limits of the HTTP listener; see HTTP_DEFAULTS. */
+export interface HttpServerOptions {
+  /** Connections held at once; a connection beyond it is closed on arrival. */
+  maxConnections?: number;
+  /** Time from a request's first byte until its headers are complete. */
+  headersTimeoutMs?: number;
+  /** Time from a request's first byte until it is complete, body included. */
+  requestTimeoutMs?: number;
+}
+
+export const HTTP_DEFAULTS = {
+  maxConnections: 2_048,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  /** An idle keep-alive connection is kept this long (longer than the usual load balancer's 60 s). */
+  keepAliveTimeoutMs: 65_000,
+} as const;
+
+/** Responses answered early (a malformed or stalled body): whatever the handler writes later is dropped. */
+const superseded = new WeakSet<ServerResponse>();
+
+export function createApiServer(services: Services, opts: SecurityHeaderOptions & { apiUrl: () => string; http?: HttpServerOptions }): Server {
   let openApiJson: string | null = null;
   const openApi = () => (openApiJson ??= JSON.stringify(buildOpenApiDocument(opts.apiUrl())));
+  setProcessPortalUrl(services.portalUrl);
+  const requestTimeout = opts.http?.requestTimeoutMs ?? HTTP_DEFAULTS.requestTimeoutMs;
+  // Node refuses a headers timeout longer than the request timeout.
+  const headersTimeout = Math.min(opts.http?.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs, requestTimeout);
+  // The latest request dispatched on each connection, for answering a body that fails mid-way.
+  const current = new WeakMap<Socket, Exchange>();
 
-  const server = createServer((req, res) => {
-    const ex: Exchange = {
-      services,
-      req,
-      res,
-      requestId: newRequestId(),
-      started: performance.now(),
-      label: "unmatched",
-      gate: null,
-    };
-    res.setHeader("X-Request-Id", ex.requestId);
-    // "close" fires whether the response completed or the client went away first.
-    res.once("close", () => finish(ex));
-    handle(ex, openApi).catch((err: unknown) => {
-      services.log.error({ err, requestId: ex.requestId }, "unhandled error");
-      if (!res.headersSent) writeError(ex, new ApiError("internal_error", INTERNAL_MESSAGE));
-      else res.destroy();
-    });
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      // How often Node looks for requests past their timeout: a stalled request is answered at most this late.
+      connectionsCheckingInterval: Math.min(1_000, Math.max(100, Math.floor(requestTimeout / 4))),
+      // A missing Host is answered below, in the envelope, instead of by Node with a bare 400.
+      requireHostHeader: false,
+    },
+    (req, res) => {
+      const ex: Exchange = {
+        services,
+        req,
+        res,
+        requestId: newRequestId(),
+        started: performance.now(),
+        label: "unmatched",
+        gate: null,
+      };
+      current.set(req.socket, ex);
+      res.setHeader("X-Request-Id", ex.requestId);
+      applySecurityHeaders(res, opts);
+      // "close" fires whether the response completed or the client went away first.
+      res.once("close", () => finish(ex));
+      handle(ex, openApi).catch((err: unknown) => {
+        if (superseded.has(res)) return;
+        services.log.error({ err, requestId: ex.requestId }, "unhandled error");
+        if (!res.headersSent) writeError(ex, new ApiError("internal_error", INTERNAL_MESSAGE));
+        else res.destroy();
+      });
+    },
+  );
+  server.keepAliveTimeout = HTTP_DEFAULTS.keepAliveTimeoutMs;
+  server.maxConnections = opts.http?.maxConnections ?? HTTP_DEFAULTS.maxConnections;
+  server.on("drop", () => services.metrics.connectionsDropped.inc());
+  // An Expect other than 100-continue would get a bare 417 from Node: it is ignored instead.
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => server.emit("request", req, res));
+  answerClientErrors(server, {
+    services,
+    newRequestId,
+    extraHeaders: () => securityHeaders(opts),
+    timeouts: { headersMs: headersTimeout, requestMs: requestTimeout },
+    allowedMethods: (pathname) => {
+      const match = routes.matchRest("", pathname);
+      return match && "allowed" in match ? match.allowed : null;
+    },
+    inFlight: (socket) => {
+      const ex = current.get(socket);
+      return ex && { req: ex.req, res: ex.res, fail: (err, headers) => void failEarly(ex, err, headers) };
+    },
   });
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
   return server;
+}
+
+/**
+ * Answers a request that is still being handled with `err` — its body was malformed or did not
+ * arrive in time — and closes the connection. The rate-limit headers are the gate's (waited for if
+ * it is still deciding), else a per-IP decision's.
+ */
+async function failEarly(ex: Exchange, err: ApiError, headers: Record<string, string> = {}) {
+  const { res, services } = ex;
+  superseded.add(res);
+  // The gate sets its headers even on a response answered early; it is not decided twice.
+  if (ex.gating) await ex.gating.catch(() => null);
+  if (!res.hasHeader("X-RateLimit-Limit")) {
+    const perIp = await decidePerIp(services, clientIp(ex.req, services.trustProxyHops));
+    if (res.headersSent) return;
+    for (const [k, v] of Object.entries(perIp.headers)) res.setHeader(k, v);
+  }
+  if (res.headersSent) return;
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  res.setHeader("Connection", "close");
+  writeJson(res, ERROR_STATUS[err.code], envelope(services.portalUrl, err.code, err.message, err.details), true);
+}
+
+/**
+ * The request target as origin-form: an absolute-form target (`GET http://host/v1/limits`) is
+ * routed by its path and query, exactly like `GET /v1/limits`. Anything else is left as it came.
+ */
+export function originForm(target: string): string {
+  if (target.startsWith("/")) return target;
+  const m = /^https?:\/\/[^/?#]*(.*)$/i.exec(target);
+  if (!m) return target;
+  const rest = m[1]!;
+  return rest.startsWith("/") ? rest : `/${rest}`;
 }
 
 async function handle(ex: Exchange, openApi: () => string) {
   const { req, res, services } = ex;
-  const url = req.url ?? "/";
+  const url = originForm(req.url ?? "/");
+  // Everything downstream (the tRPC adapter included) reads the same origin-form target.
+  req.url = url;
   const q = url.indexOf("?");
   const pathname = q === -1 ? url : url.slice(0, q);
   const method = req.method ?? "GET";
+
+  if (req.httpVersion === "1.1" && req.headers.host === undefined) {
+    // RFC 9112 §3.2: a 400 — in the envelope, with the address's rate-limit headers.
+    ex.label = MALFORMED_LABEL;
+    const perIp = await decidePerIp(services, clientIp(req, services.trustProxyHops));
+    for (const [k, v] of Object.entries(perIp.headers)) res.setHeader(k, v);
+    res.setHeader("Connection", "close");
+    return writeError(ex, perIp.refused ?? new ApiError("malformed_request", "Zahtjev HTTP/1.1 mora imati zaglavlje Host.", { reason: "missing_host" }));
+  }
 
   if (pathname === "/healthz") return writeJson(res, 200, { status: "ok" });
   if (pathname === "/readyz") return readiness(ex);
@@ -81,7 +195,7 @@ async function handle(ex: Exchange, openApi: () => string) {
 
   if (pathname === "/v1/openapi.json" && (method === "GET" || method === "HEAD")) {
     ex.label = "GET /v1/openapi.json";
-    ex.gate = await runGate(services, req, res, { requireAuth: false });
+    ex.gate = await gate(ex, { requireAuth: false });
     if (ex.gate.error) return writeError(ex, ex.gate.error);
     res.setHeader("Content-Type", "application/json");
     res.setHeader("Cache-Control", "public, max-age=300");
@@ -90,6 +204,9 @@ async function handle(ex: Exchange, openApi: () => string) {
 
   if (pathname.startsWith("/trpc/")) return handleTrpc(ex, pathname.slice("/trpc/".length));
   if (pathname !== "/v1" && !pathname.startsWith("/v1/")) {
+    // Outside the API too, every answer carries the rate-limit headers: a decision like any other.
+    ex.gate = await gate(ex, { requireAuth: false });
+    if (ex.gate.error) return writeError(ex, ex.gate.error);
     return writeError(ex, new ApiError("not_found", "Ne postoji takva ruta. API je pod /v1/, tRPC pod /trpc/."));
   }
 
@@ -98,7 +215,7 @@ async function handle(ex: Exchange, openApi: () => string) {
   const route: RouteInfo | null = match && "route" in match ? match.route : null;
   const params = match && "params" in match ? match.params : {};
   ex.label = route?.label ?? `${method} unmatched`;
-  ex.gate = await runGate(services, req, res, { group: route?.group, requireAuth: true, free: route?.free });
+  ex.gate = await gate(ex, { group: route?.group, requireAuth: true, free: route?.free });
   if (ex.gate.error) return writeError(ex, ex.gate.error);
   if (!route) {
     if (match && "allowed" in match) {
@@ -150,6 +267,7 @@ async function callProcedure(ex: Exchange, route: RouteInfo, input: unknown, eta
     ex.res.setHeader("ETag", etag);
     ex.res.setHeader("Cache-Control", "private, max-age=3600");
     if (etagMatches(ex.req.headers["if-none-match"], etag)) {
+      if (ex.res.headersSent || superseded.has(ex.res)) return;
       ex.res.statusCode = 304;
       return void ex.res.end();
     }
@@ -165,10 +283,19 @@ function queryObject(url: string, q: number): Record<string, string> {
 }
 
 async function handleTrpc(ex: Exchange, path: string) {
-  const { req, res, services } = ex;
+  const { req, res } = ex;
   const route = routes.byProcedure(path);
   ex.label = route?.label ?? "trpc unmatched";
-  ex.gate = await runGate(services, req, res, { group: route?.group, requireAuth: true, free: route?.free });
+  ex.gate = await gate(ex, { group: route?.group, requireAuth: true, free: route?.free });
+  const method = req.method ?? "GET";
+  if (method !== "GET" && method !== "POST") {
+    // tRPC takes queries as GET and mutations as POST; it cannot even represent TRACE (the fetch
+    // Request it builds refuses it), so every other method is answered here.
+    const allowed = route ? [route.method] : ["GET", "POST"];
+    res.setHeader("Allow", allowed.join(", "));
+    const error = ex.gate.error ?? new ApiError("method_not_allowed", `Metoda ${method} nije podržana na /trpc/${path}.`, { allowed });
+    return writeTrpcError(ex, path, error);
+  }
   const ctx = context(ex);
   await nodeHTTPRequestHandler({
     router: appRouter,
@@ -179,6 +306,12 @@ async function handleTrpc(ex: Exchange, path: string) {
     maxBodySize: MAX_BODY_BYTES,
     createContext: () => ctx,
   });
+}
+
+/** An error in tRPC's own response shape (code, message and doc_url in error.data), as tRPC would send it. */
+function writeTrpcError(ex: Exchange, path: string, err: ApiError) {
+  const shape = getErrorShape({ config: appRouter._def._config, error: err.toTRPC(), type: "unknown", path, input: undefined, ctx: context(ex) });
+  writeJson(ex.res, ERROR_STATUS[err.code], { error: shape });
 }
 
 function context(ex: Exchange): Context {
@@ -200,11 +333,15 @@ function etagMatches(header: string | undefined, tag: string): boolean {
 
 export function writeError(ex: Pick<Exchange, "res" | "services">, err: ApiError) {
   const { res } = ex;
+  if (res.headersSent || superseded.has(res)) return;
   for (const [k, v] of Object.entries(err.headers ?? {})) res.setHeader(k, v);
+  if (err.code === "service_unavailable" && !res.hasHeader("Retry-After")) res.setHeader("Retry-After", String(SERVICE_UNAVAILABLE_RETRY_AFTER_S));
   writeJson(res, ERROR_STATUS[err.code], envelope(ex.services.portalUrl, err.code, err.message, err.details));
 }
 
-function writeJson(res: ServerResponse, status: number, body: unknown) {
+/** `force` writes even a response answered early (that early answer itself). */
+function writeJson(res: ServerResponse, status: number, body: unknown, force = false) {
+  if (res.headersSent || (superseded.has(res) && !force)) return;
   res.statusCode = status;
   res.setHeader("Content-Type", "application/json; charset=utf-8");
   res.end(JSON.stringify(body));

@@ -2,16 +2,22 @@
 import { z } from "zod";
 import { ApiError } from "../../errors.ts";
 import { apiKeyProcedure } from "../../trpc.ts";
-import { EInvoiceSchema, toEInvoice } from "./schemas.ts";
+import { EInvoiceSchema, toEInvoice, type EInvoiceOut } from "./schemas.ts";
 
 export const getEInvoice = apiKeyProcedure
   .meta({ openapi: { method: "GET", path: "/v1/einvoices/{id}", tags: ["einvoices"], summary: "Dohvat e-računa s UBL XML dokumentom", protect: true } })
   .input(z.object({ id: z.string().max(64) }))
   .output(EInvoiceSchema.extend({ ubl: z.string() }))
   .query(async ({ input, ctx }) => {
-    const row = z.uuid().safeParse(input.id).success
-      ? await ctx.services.db.eInvoice.findFirst({ where: { id: input.id, accountId: ctx.principal.accountId } })
-      : null;
+    const { db, reconciler } = ctx.services;
+    const find = () => db.eInvoice.findFirst({ where: { id: input.id, accountId: ctx.principal.accountId } });
+    const row = z.uuid().safeParse(input.id).success ? await find() : null;
     if (!row) throw new ApiError("not_found", `E-račun ${input.id} ne postoji.`).toTRPC();
-    return { ...toEInvoice(row), ubl: row.ubl };
+    if (row.intermediaryId !== null) return { ...toEInvoice({ ...row, intermediaryId: row.intermediaryId }), ubl: row.ubl };
+    // Pending: the intermediary's answer may be in the journal, waiting for the database to take it.
+    const journaled = await reconciler.journaled((e) => e.kind === "einvoice" && e.id === row.id);
+    if (journaled) return { ...(journaled.response as EInvoiceOut), ubl: row.ubl };
+    const now = await find();
+    if (now?.intermediaryId) return { ...toEInvoice({ ...now, intermediaryId: now.intermediaryId }), ubl: now.ubl };
+    throw new ApiError("conflict", `E-račun ${input.id} predan je posredniku i još nema zabilježen odgovor.`, { reason: "pending" }).toTRPC();
   });

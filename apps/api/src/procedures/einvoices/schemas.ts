@@ -50,7 +50,10 @@ export const EInvoiceSchema = z.object({
   created_at: z.string(),
 });
 
-export function toEInvoice(row: EInvoice): z.infer<typeof EInvoiceSchema> {
+export type EInvoiceOut = z.infer<typeof EInvoiceSchema>;
+
+/** A sent e-invoice as the API returns it (a pending one has no intermediary id yet and is not returned). */
+export function toEInvoice(row: EInvoice & { intermediaryId: string }): EInvoiceOut {
   return {
     id: row.id,
     number: row.number,

@@ -18,7 +18,10 @@ export const InvoiceSchema = z.object({
   created_at: z.string(),
 });
 
-export function toInvoice(row: Invoice): z.infer<typeof InvoiceSchema> {
+export type InvoiceOut = z.infer<typeof InvoiceSchema>;
+
+/** A fiscalized receipt as the API returns it (a pending one has no JIR yet and is not returned). */
+export function toInvoice(row: Invoice & { jir: string }): InvoiceOut {
   return {
     id: row.id,
     jir: row.jir,

@@ -1,0 +1,37 @@
+// The step that completes an e-invoice: the intermediary's id and status are stored on the pending
+// row, together with the Idempotency-Key record of the request that sent it, in one transaction.
+// The request that called the intermediary runs it; the reconciler runs it again from the journal
+// when that failed. Running it twice with the same answer changes nothing.
+import type { Db } from "@fiskal/db";
+import { completeIdempotencyRecord } from "../../idempotency.ts";
+import type { StoreOutcome } from "../invoices/complete.ts";
+
+export interface EInvoiceAnswer {
+  kind: "einvoice";
+  /** The pending e-invoice's id. */
+  id: string;
+  accountId: string;
+  idempotencyRecordId: string | null;
+  intermediaryId: string;
+  status: "accepted" | "queued";
+  /** When the intermediary answered (ISO 8601). */
+  sentAt: string;
+  /** The response the client got, which the Idempotency-Key replays. */
+  response: unknown;
+}
+
+export function storeEInvoiceAnswer(db: Db, answer: EInvoiceAnswer): Promise<StoreOutcome> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.eInvoice.updateMany({
+      where: { id: answer.id, status: "pending" },
+      data: { status: answer.status, intermediaryId: answer.intermediaryId, sentAt: new Date(answer.sentAt) },
+    });
+    if (count === 0) {
+      const row = await tx.eInvoice.findUnique({ where: { id: answer.id }, select: { intermediaryId: true } });
+      if (!row) return "missing";
+      if (row.intermediaryId !== answer.intermediaryId) return "conflict";
+    }
+    if (answer.idempotencyRecordId) await completeIdempotencyRecord(tx, answer.idempotencyRecordId, answer.response);
+    return count === 0 ? "already" : "stored";
+  });
+}
