@@ -1,9 +1,9 @@
 // FiskalClient: typed methods for every v1 endpoint over one request path that applies the
 // documented rate-limit behaviour, retries, idempotency keys and the KPD cache.
-import { MemoryKpdCache, isStorable, maxAgeSeconds, type KpdCache, type KpdCacheEntry } from "./cache.ts";
-import { systemClock, type Clock } from "./clock.ts";
-import { FiskalError, isErrorEnvelope, type FiskalErrorCode } from "./errors.ts";
-import { RateGate, type GatePause, type RateLimitStanding } from "./gate.ts";
+import { MemoryKpdCache, isStorable, maxAgeSeconds, type KpdCache, type KpdCacheEntry } from "./cache.js";
+import { systemClock, type Clock } from "./clock.js";
+import { FiskalError, isErrorEnvelope, type FiskalErrorCode } from "./errors.js";
+import { RateGate, parseRateLimitFields, type GatePause, type GateScope, type RateLimitStanding, type RateLimitWindow } from "./gate.js";
 import type {
   EInvoice,
   EInvoiceDocument,
@@ -17,7 +17,7 @@ import type {
   OibBatchResult,
   OibResult,
   SendEInvoiceRequest,
-} from "./types.ts";
+} from "./types.js";
 
 /** Values per batch request the API accepts (a batch counts as one request). */
 export const MAX_BATCH = 100;
@@ -44,6 +44,12 @@ export interface RateLimitOptions {
   defaultRemaining?: number;
   /** Retry-After assumed on a 429 without one, in seconds (default 60). */
   defaultRetryAfterSeconds?: number;
+  /**
+   * Before the first burst of concurrent calls, and when the record is more than a minute old and
+   * several calls are queued, read the account's standing from the free GET /v1/limits instead of
+   * assuming it (default true).
+   */
+  learn?: boolean;
 }
 
 export interface RetryEvent {
@@ -155,6 +161,7 @@ export class FiskalClient {
       lowRemaining: nonNegative("rateLimit.lowRemaining", options.rateLimit?.lowRemaining ?? 5),
       defaultRemaining: this.defaultRemaining,
       maxDelayMs: this.maxDelayMs,
+      learn: options.rateLimit?.learn === false ? undefined : () => this.learnLimits(),
       onPause: options.onPause,
     });
   }
@@ -254,14 +261,31 @@ export class FiskalClient {
   /** Sends one API call with the client's waiting, retry, idempotency and cache rules. */
   async request<T>(spec: RequestSpec): Promise<FiskalResponse<T>> {
     const progress = { sent: 0 };
+    this.gate.enter();
     try {
-      return await this.send<T>(spec, progress);
+      return await this.send<T>(spec, progress, this.maxAttempts);
     } catch (err) {
       throw err instanceof FiskalError ? withCall(err, progress.sent, spec.idempotencyKey) : err;
+    } finally {
+      this.gate.leave();
     }
   }
 
-  private async send<T>(spec: RequestSpec, progress: { sent: number }): Promise<FiskalResponse<T>> {
+  /** Reads every window from GET /v1/limits (free) into the shared gate; one attempt. */
+  private async learnLimits(): Promise<void> {
+    const res = await this.send<Limits>({ method: "GET", path: "/v1/limits" }, { sent: 0 }, 1);
+    const nowS = this.clock.now() / 1000;
+    const windows: RateLimitWindow[] = [];
+    const add = (w: { name: string; policy?: string; limit: number; remaining: number; reset: number; window_seconds: number } | undefined) => {
+      if (!w || typeof w.limit !== "number" || typeof w.remaining !== "number" || typeof w.reset !== "number" || typeof w.window_seconds !== "number") return;
+      windows.push({ name: w.policy ?? w.name, limit: w.limit, windowSeconds: w.window_seconds, remaining: w.remaining, resetSeconds: Math.max(0, w.reset - nowS) });
+    };
+    for (const w of res.data.windows ?? []) add(w);
+    for (const e of res.data.endpoints ?? []) add(e.window);
+    if (windows.length > 0) this.gate.observeLimits(windows);
+  }
+
+  private async send<T>(spec: RequestSpec, progress: { sent: number }, maxAttempts: number): Promise<FiskalResponse<T>> {
     const target = pathWithQuery(spec.path, spec.query);
     const url = this.baseUrl + target;
     const cacheKey = spec.cache && spec.method === "GET" && this.cache ? target : null;
@@ -283,17 +307,18 @@ export class FiskalClient {
       if (wait) await this.sleep(waitMs, spec.signal);
     };
 
+    const scope = gateScope(spec.method, spec.path);
     for (let attempt = 1; ; attempt++) {
-      await this.acquire(spec.signal);
+      await this.acquire(scope, spec.signal);
       progress.sent = attempt;
       let res: Response;
       let text: string;
       try {
         ({ res, text } = await this.exchange(url, { method: spec.method, headers, body }, spec.signal, timeoutMs));
       } catch (err) {
-        this.gate.release({ kind: "lost" });
+        this.gate.release(scope, { kind: "lost" });
         const error = err as FiskalError;
-        if (error.code !== "aborted" && idempotent && attempt < this.maxAttempts) {
+        if (error.code !== "aborted" && idempotent && attempt < maxAttempts) {
           const waitMs = Math.min(this.maxDelayMs, this.networkDelayMs * 2 ** retried.lost++);
           await retry(attempt, error.code === "timeout" ? "timeout" : "network_error", waitMs, null, true);
           continue;
@@ -304,20 +329,22 @@ export class FiskalClient {
       const requestId = res.headers.get("x-request-id");
       const standing = this.readStanding(res.headers);
       if (res.status === 429) {
-        const retryAfter = retryAfterSeconds(res.headers, this.clock.now()) ?? this.defaultRetryAfterSeconds;
+        const sent = retryAfterSeconds(res.headers, this.clock.now());
+        const retryAfterMs = (sent ?? this.defaultRetryAfterSeconds) * 1000;
         // Nothing within the cap can succeed when the server asks for more (e.g. the daily quota).
-        const waitMs = retryAfter * 1000 > this.maxDelayMs ? null : Math.min(this.maxDelayMs, retryAfter * 1000 * 2 ** retried.rateLimited++);
-        this.gate.release({ kind: "refused", standing, waitMs });
-        if (waitMs !== null && attempt < this.maxAttempts) {
-          // The shared gate holds this call (and every other) for waitMs.
-          await retry(attempt, "rate_limited", waitMs, requestId, false);
+        const fits = retryAfterMs <= this.maxDelayMs;
+        // Every call waits the server's Retry-After; only this call doubles it on further 429s.
+        this.gate.release(scope, { kind: "refused", standing, retryAfterMs: fits ? retryAfterMs : null });
+        if (fits && attempt < maxAttempts) {
+          const waitMs = Math.min(this.maxDelayMs, retryAfterMs * 2 ** retried.rateLimited++);
+          await retry(attempt, "rate_limited", waitMs, requestId, true);
           continue;
         }
-        throw this.apiError(res, text, requestId, attempt, retryAfter);
+        throw this.apiError(res, text, requestId, attempt, sent);
       }
-      this.gate.release({ kind: "response", standing });
+      this.gate.release(scope, { kind: "response", standing });
 
-      if (res.status === 503 && idempotent && attempt < this.maxAttempts) {
+      if (res.status === 503 && idempotent && attempt < maxAttempts) {
         const retryAfter = retryAfterSeconds(res.headers, this.clock.now());
         const body = parseJson(text);
         if (retryAfter !== null && retryAfter * 1000 <= this.maxDelayMs && isErrorEnvelope(body) && body.error.code === "upstream_unavailable") {
@@ -357,9 +384,9 @@ export class FiskalClient {
     }
   }
 
-  private async acquire(signal: AbortSignal | undefined): Promise<void> {
+  private async acquire(scope: GateScope, signal: AbortSignal | undefined): Promise<void> {
     try {
-      await this.gate.acquire(signal);
+      await this.gate.acquire(scope, signal);
     } catch (err) {
       throw aborted(signal, err);
     }
@@ -407,6 +434,7 @@ export class FiskalClient {
       limit: intHeader(h, "x-ratelimit-limit"),
       remaining: intHeader(h, "x-ratelimit-remaining") ?? this.defaultRemaining,
       reset: intHeader(h, "x-ratelimit-reset"),
+      windows: parseRateLimitFields(h.get("ratelimit"), h.get("ratelimit-policy")),
     };
   }
 
@@ -433,6 +461,16 @@ export class FiskalClient {
       attempts,
     });
   }
+}
+
+/** The windows a request counts in: GET /v1/limits is free; the endpoint groups have their own window. */
+function gateScope(method: string, path: string): GateScope {
+  if (method === "GET" && path === "/v1/limits") return { counted: false, group: null };
+  if (method === "POST" && path === "/v1/invoices/fiscalize") return { counted: true, group: "fiscalize" };
+  if (method === "POST" && path === "/v1/einvoices/send") return { counted: true, group: "einvoice" };
+  if (method === "GET" && path.startsWith("/v1/kpd/")) return { counted: true, group: "kpd" };
+  if (method === "POST" && path.startsWith("/v1/validate/oib")) return { counted: true, group: "oib" };
+  return { counted: true, group: null };
 }
 
 function aborted(signal: AbortSignal | undefined, cause: unknown): FiskalError {

@@ -1,6 +1,6 @@
 // Request and response types of the v1 API, taken from the generated OpenAPI types so they
 // follow the server's schemas (regenerate with `pnpm --filter @fiskal/client generate`).
-import type { operations } from "./generated/openapi.ts";
+import type { operations } from "./generated/openapi.js";
 
 type JsonBody<Op extends keyof operations> = operations[Op] extends { requestBody: { content: { "application/json": infer B } } } ? B : never;
 type Ok<Op extends keyof operations> = operations[Op]["responses"] extends { 200: { content: { "application/json": infer R } } } ? R : never;

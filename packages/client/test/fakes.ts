@@ -76,9 +76,14 @@ export interface SeenRequest {
 
 export type Responder = (req: SeenRequest, index: number) => Response | Promise<Response>;
 
-/** A fetch that answers from `responder` and records what it was asked. */
-export function fakeFetch(clock: FakeClock, responder: Responder) {
+/**
+ * A fetch that answers from `responder` and records what it was asked. GET /v1/limits, which the
+ * client reads before a burst, is answered by `limits` (default: 404) and recorded apart in
+ * `limitsRequests`, so `responder` and `requests` see only the calls under test.
+ */
+export function fakeFetch(clock: FakeClock, responder: Responder, limits?: Responder) {
   const requests: SeenRequest[] = [];
+  const limitsRequests: SeenRequest[] = [];
   const fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     init.signal?.throwIfAborted();
     const url = String(input);
@@ -91,14 +96,17 @@ export function fakeFetch(clock: FakeClock, responder: Responder) {
       headers,
       body: typeof init.body === "string" ? JSON.parse(init.body) : undefined,
     };
-    requests.push(req);
+    const free = req.method === "GET" && req.path === "/v1/limits";
+    const log = free ? limitsRequests : requests;
+    log.push(req);
+    const answer: Responder = free ? (limits ?? (() => json(404, { error: { code: "not_found", message: "Nema.", doc_url: "http://portal.test/docs/errors#not_found" } }))) : responder;
     const signal = init.signal;
     const aborted = new Promise<never>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason), { once: true }));
-    const res = await Promise.race([Promise.resolve().then(() => responder(req, requests.length - 1)), aborted]);
+    const res = await Promise.race([Promise.resolve().then(() => answer(req, log.length - 1)), aborted]);
     signal?.throwIfAborted();
     return res;
   };
-  return { fetch: fetch as typeof globalThis.fetch, requests };
+  return { fetch: fetch as typeof globalThis.fetch, requests, limitsRequests };
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -115,4 +123,63 @@ export function tooMany(retryAfter: number | null, extra: Record<string, string>
 /** Rate-limit headers with the reset given as epoch ms (sent as Unix seconds). */
 export function standing(remaining: number, resetMs: number, limit = 10): Record<string, string> {
   return { "x-ratelimit-limit": String(limit), "x-ratelimit-remaining": String(remaining), "x-ratelimit-reset": String(Math.ceil(resetMs / 1000)) };
+}
+
+/**
+ * An API with exact sliding-log windows on the virtual clock, sending the X-RateLimit-* headers and
+ * the IETF `RateLimit` / `RateLimit-Policy` fields the way the real one does; `limits` answers
+ * GET /v1/limits. `used` pre-fills windows with requests of other clients at given times.
+ */
+export function exactServer(clock: FakeClock, windows: Array<{ name: string; limit: number; seconds: number }>, opts: { latencyMs?: number; used?: number[] } = {}) {
+  const latency = opts.latencyMs ?? 5;
+  const logs = new Map(windows.map((w) => [w.name, [...(opts.used ?? [])]]));
+  const admitted: number[] = [];
+  let refused = 0;
+  const state = (now: number) =>
+    windows.map((w) => {
+      const log = logs.get(w.name)!.filter((t) => t > now - w.seconds * 1000);
+      logs.set(w.name, log);
+      const nextMs = log.length === 0 ? 0 : log[0]! + w.seconds * 1000 - now;
+      return { ...w, remaining: w.limit - log.length, nextMs };
+    });
+  const headers = (now: number, binding?: string) => {
+    const s = state(now);
+    const b = s.find((w) => w.name === binding) ?? [...s].sort((x, y) => x.remaining - y.remaining)[0]!;
+    return {
+      "x-ratelimit-limit": String(b.limit),
+      "x-ratelimit-remaining": String(b.remaining),
+      "x-ratelimit-reset": String(Math.ceil((now + b.nextMs) / 1000)),
+      "ratelimit-policy": s.map((w) => `"${w.name}";q=${w.limit};w=${w.seconds}`).join(", "),
+      ratelimit: s.map((w) => `"${w.name}";r=${w.remaining};t=${Math.ceil(w.nextMs / 1000)}`).join(", "),
+    };
+  };
+  const responder: Responder = async (req) => {
+    await clock.sleep(latency);
+    const now = clock.now();
+    const full = state(now).filter((w) => w.remaining <= 0);
+    if (full.length > 0) {
+      refused++;
+      const worst = full.sort((a, b) => b.nextMs - a.nextMs)[0]!;
+      const h = headers(now, worst.name);
+      return tooMany(Math.ceil(worst.nextMs / 1000), h);
+    }
+    for (const w of windows) logs.get(w.name)!.push(now);
+    admitted.push(now);
+    const h = headers(now);
+    await clock.sleep(latency);
+    return json(200, { oib: (req.body as { oib?: string } | undefined)?.oib ?? "", valid: true }, h);
+  };
+  const limits: Responder = async () => {
+    await clock.sleep(latency);
+    const now = clock.now();
+    const s = state(now);
+    const body = {
+      plan: "SANDBOX",
+      limits: {},
+      windows: s.map((w) => ({ name: w.name, policy: w.name, limit: w.limit, remaining: w.remaining, reset: Math.ceil((now + w.nextMs) / 1000), window_seconds: w.seconds })),
+      endpoints: [],
+    };
+    return json(200, body, headers(now));
+  };
+  return { responder, limits, admitted, refused: () => refused };
 }

@@ -1,7 +1,7 @@
 // The documented client behaviour, checked to the millisecond on a virtual clock with a scripted fetch.
 import { describe, expect, it } from "vitest";
 import { FiskalClient, FiskalError, type FiskalClientOptions, type RetryEvent } from "../src/index.ts";
-import { FakeClock, fakeFetch, json, standing, tooMany, type Responder } from "./fakes.ts";
+import { FakeClock, exactServer, fakeFetch, json, standing, tooMany, type Responder } from "./fakes.ts";
 
 const OK = { oib: "69435151530", valid: true };
 const RECEIPT = {
@@ -62,10 +62,42 @@ describe("429: wait Retry-After, doubling on each further 429", () => {
     expect(err).toMatchObject({ code: "rate_limit_exceeded", retryAfter: 60, attempts: 5 });
   });
 
-  it("uses Retry-After 60 when the header is absent", async () => {
+  it("uses Retry-After 60 when the header is absent, but err.retryAfter stays null", async () => {
     const s = setup((_, i) => (i === 0 ? tooMany(null) : json(200, OK)));
     await s.clock.run(s.client.validateOib("69435151530"));
     expect(s.at()).toEqual([0, 60_000]);
+
+    const bare = setup(() => tooMany(null), { retry: { maxAttempts: 2 } });
+    const err = await bare.clock.run(rejection(bare.client.validateOib("69435151530")));
+    expect(bare.at()).toEqual([0, 60_000]);
+    expect(err).toMatchObject({ code: "rate_limit_exceeded", status: 429, attempts: 2, retryAfter: null });
+  });
+
+  it("the doubled wait belongs to the call that earned it: the next call waits the server's Retry-After", async () => {
+    // Three sends refused with Retry-After 100: waits of 100 s and 200 s, then the call gives up at 300 s.
+    const s = setup((req) => ((req.body as { oib: string }).oib === "a" ? tooMany(100) : json(200, OK)), { retry: { maxAttempts: 3 } });
+    const err = await s.clock.run(rejection(s.client.validateOib("a")));
+    expect(err).toMatchObject({ retryAfter: 100, attempts: 3 });
+    expect(s.at()).toEqual([0, 100_000, 300_000]);
+    // An unrelated call right after waits the 100 s the server asked for, not the 400 s of the next doubling.
+    await s.clock.run(s.client.validateOib("b"));
+    expect(s.at()).toEqual([0, 100_000, 300_000, 400_000]);
+  });
+
+  it("while one call sits out its doubled wait, other calls go as soon as the server's Retry-After is over", async () => {
+    const s = setup((req, i) => ((req.body as { oib: string }).oib === "a" && i < 2 ? tooMany(2) : json(200, OK, standing(50, 0))));
+    const a = s.client.validateOib("a");
+    await s.clock.run(new Promise<void>((r) => void s.clock.sleep(2_500).then(r)));
+    const b = s.client.validateOib("b");
+    await s.clock.run(Promise.all([a, b]));
+    // a: 0, 2 s (429 again, Retry-After 2), then its doubled 4 s → 6 s. b starts at 2.5 s and goes
+    // when the server's Retry-After of that second 429 is over (4 s), not at a's 6 s.
+    expect(s.requests.map((r) => [r.at - s.t0, (r.body as { oib: string }).oib])).toEqual([
+      [0, "a"],
+      [2_000, "a"],
+      [4_000, "b"],
+      [6_000, "a"],
+    ]);
   });
 
   it("fails at once when Retry-After is longer than the cap (e.g. the daily quota)", async () => {
@@ -98,7 +130,7 @@ describe("X-RateLimit-Remaining below 5: wait until X-RateLimit-Reset", () => {
     const s = setup(() => json(200, OK));
     for (let i = 0; i < 3; i++) await s.clock.run(s.client.validateOib(String(i)));
     expect(s.at()).toEqual([0, 0, 0]);
-    expect(s.client.rateLimit).toEqual({ limit: null, remaining: 100, reset: null });
+    expect(s.client.rateLimit).toEqual({ limit: null, remaining: 100, reset: null, windows: null });
   });
 
   it("does not block for a reset beyond the cap (the day window); the server decides", async () => {
@@ -174,6 +206,71 @@ describe("one shared gate per client", () => {
     expect(s.requests).toHaveLength(1);
     await s.clock.run(first);
     expect(s.at()).toEqual([0, 30_000]);
+  });
+});
+
+describe("exact windows (IETF RateLimit fields): full speed, never early", () => {
+  const SANDBOX = [
+    { name: "burst", limit: 10, seconds: 1 },
+    { name: "minute", limit: 60, seconds: 60 },
+  ];
+
+  it("50 concurrent calls on 10/s finish in the minimum time with no 429, reading GET /v1/limits first", async () => {
+    const clock = new FakeClock();
+    const server = exactServer(clock, SANDBOX);
+    const { fetch, requests, limitsRequests } = fakeFetch(clock, server.responder, server.limits);
+    const client = new FiskalClient({ apiKey: "fsk_test_x", baseUrl: "http://api.test", fetch, clock });
+    const t0 = clock.now();
+    const results = await clock.run(Promise.all(Array.from({ length: 50 }, (_, i) => client.validateOib(String(i)))));
+    expect(results).toHaveLength(50);
+    expect(server.refused()).toBe(0);
+    expect(limitsRequests).toHaveLength(1);
+    expect(limitsRequests[0]!.at).toBeLessThan(requests[0]!.at);
+    // Five waves of ten: the last admitted one second (plus one round trip) after the wave before.
+    const waves = server.admitted.map((t) => Math.floor((t - server.admitted[0]!) / 1_000));
+    expect(waves.filter((w) => w === 0)).toHaveLength(10);
+    expect(server.admitted.at(-1)! - t0).toBeLessThan(4_100);
+    // Never more than 10 in any span of one second.
+    for (let i = 10; i < server.admitted.length; i++) expect(server.admitted[i]! - server.admitted[i - 10]!).toBeGreaterThan(1_000);
+  });
+
+  it("a cold start learns that other clients used the window, instead of assuming 100 remaining", async () => {
+    const clock = new FakeClock();
+    const t0 = clock.now();
+    // Another client of the account sent 7 requests 400 ms ago, and 30 in the minute.
+    const server = exactServer(clock, SANDBOX, { used: [...Array(7).fill(t0 - 400)] });
+    const { fetch, limitsRequests } = fakeFetch(clock, server.responder, server.limits);
+    const client = new FiskalClient({ apiKey: "fsk_test_x", baseUrl: "http://api.test", fetch, clock });
+    await clock.run(Promise.all(Array.from({ length: 20 }, (_, i) => client.validateOib(String(i)))));
+    expect(server.refused()).toBe(0);
+    expect(limitsRequests).toHaveLength(1);
+    // 3 at once, the rest once the other client's requests have left the second.
+    expect(server.admitted.filter((t) => t < t0 + 600)).toHaveLength(3);
+  });
+
+  it("a single call sends at once, with no GET /v1/limits", async () => {
+    const clock = new FakeClock();
+    const server = exactServer(clock, SANDBOX);
+    const { fetch, requests, limitsRequests } = fakeFetch(clock, server.responder, server.limits);
+    const client = new FiskalClient({ apiKey: "fsk_test_x", baseUrl: "http://api.test", fetch, clock });
+    await clock.run(client.validateOib("1"));
+    expect(limitsRequests).toHaveLength(0);
+    expect(requests).toHaveLength(1);
+    expect(client.rateLimit?.windows).toEqual([
+      { name: "burst", limit: 10, windowSeconds: 1, remaining: 9, resetSeconds: 1 },
+      { name: "minute", limit: 60, windowSeconds: 60, remaining: 59, resetSeconds: 60 },
+    ]);
+  });
+
+  it("a window spent by others is waited out until its oldest request leaves, then the calls go", async () => {
+    const clock = new FakeClock();
+    const t0 = clock.now();
+    const server = exactServer(clock, SANDBOX, { used: [...Array(10).fill(t0 - 300)] });
+    const { fetch } = fakeFetch(clock, server.responder, server.limits);
+    const client = new FiskalClient({ apiKey: "fsk_test_x", baseUrl: "http://api.test", fetch, clock });
+    await clock.run(Promise.all(Array.from({ length: 5 }, (_, i) => client.validateOib(String(i)))));
+    expect(server.refused()).toBe(0);
+    expect(Math.min(...server.admitted)).toBeGreaterThan(t0 + 700);
   });
 });
 
@@ -278,7 +375,7 @@ describe("timeouts, aborts and errors", () => {
 
   it("a body that is not JSON is invalid_response", async () => {
     const s = setup(() => new Response("<html>proxy</html>", { status: 200 }));
-    expect((await s.clock.run(rejection(s.client.limits()))).code).toBe("invalid_response");
+    expect((await s.clock.run(rejection(s.client.getInvoice("inv_1")))).code).toBe("invalid_response");
   });
 
   it("rejects bad options and oversized batches before sending anything", async () => {
