@@ -159,6 +159,19 @@ describe("KPD caching and batch", () => {
     const after = Number((await call(h.url, "GET", "/v1/limits", { key })).body.windows.find((w: { name: string }) => w.name === "minute").remaining);
     expect(before - after).toBe(1);
   });
+
+  it("KPD search reports the real total and pages with offset", async () => {
+    const first = await call(h.url, "GET", "/v1/kpd/search?q=usluge&limit=3", { key });
+    expect(first.status).toBe(200);
+    expect(first.body.results).toHaveLength(3);
+    expect(first.body.total).toBeGreaterThan(100);
+    const six = await call(h.url, "GET", "/v1/kpd/search?q=usluge&limit=6", { key });
+    const next = await call(h.url, "GET", "/v1/kpd/search?q=usluge&limit=3&offset=3", { key });
+    expect(next.body).toMatchObject({ total: first.body.total, offset: 3 });
+    expect(next.body.results.map((r: { code: string }) => r.code)).toEqual(six.body.results.slice(3).map((r: { code: string }) => r.code));
+    const bad = await call(h.url, "GET", "/v1/kpd/search?q=usluge&offset=-1", { key });
+    expect(bad.status).toBe(400);
+  });
 });
 
 describe("service endpoints", () => {

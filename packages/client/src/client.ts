@@ -205,8 +205,23 @@ export class FiskalClient {
   /** GET /v1/kpd/search; a string is the query `q`. */
   async searchKpd(params: KpdSearchParams | string, options: CallOptions = {}): Promise<KpdSearchResult> {
     const p: KpdSearchParams = typeof params === "string" ? { q: params } : params;
-    const query = { q: p.q, limit: p.limit, level: p.level, section: p.section };
+    const query = { q: p.q, limit: p.limit, offset: p.offset, level: p.level, section: p.section };
     return (await this.request<KpdSearchResult>({ ...options, method: "GET", path: "/v1/kpd/search", query, cache: true })).data;
+  }
+
+  /**
+   * Every result of a KPD search, in ranked order, fetched a page (`limit`, default 100) at a time
+   * as the loop consumes them: `for await (const code of client.searchKpdAll("psenica")) …`.
+   */
+  async *searchKpdAll(params: Omit<KpdSearchParams, "offset"> | string, options: CallOptions = {}): AsyncGenerator<KpdSearchResult["results"][number]> {
+    const p: KpdSearchParams = typeof params === "string" ? { q: params, limit: 100 } : { limit: 100, ...params };
+    let offset = 0;
+    for (;;) {
+      const page = await this.searchKpd({ ...p, offset }, options);
+      yield* page.results;
+      offset += page.results.length;
+      if (page.results.length === 0 || offset >= page.total) return;
+    }
   }
 
   /** GET /v1/kpd/batch: at most 100 codes in one request; use lookupKpd for longer lists. */

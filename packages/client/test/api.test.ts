@@ -318,6 +318,14 @@ describe("every endpoint, typed, against the real server", () => {
 
     const search = await c.searchKpd({ q: "psenica", limit: 5 });
     expect(search.results.some((r) => r.name.includes("Pšenica"))).toBe(true);
+    // every result of a search (29 for "voce"), seven a page: as many as the total, each once, in ranked order
+    const first = await c.searchKpd({ q: "voce", limit: 100 });
+    const all: string[] = [];
+    for await (const r of c.searchKpdAll({ q: "voce", limit: 7 })) all.push(r.code);
+    expect(first.total).toBeGreaterThan(7);
+    expect(all).toHaveLength(first.total);
+    expect(new Set(all).size).toBe(first.total);
+    expect(all.slice(0, first.results.length)).toEqual(first.results.map((r) => r.code));
     const batch = await c.kpdBatch(["62.10.11", "nope"]);
     expect(batch).toMatchObject({ found: 1, missing: ["nope"] });
     expect((await c.validateOibBatch([VALID_OIB, "123"])).results).toEqual([

@@ -114,6 +114,26 @@ describe("KpdIndex.search", () => {
     expect(foldText("Čćžšđ ČĆŽŠĐ")).toBe("cczsd cczsd");
   });
 
+  it("pages: the total counts every match, and the pages in order are the ranking", () => {
+    const all = index.searchPage("usluge", { limit: 100 });
+    expect(all.total).toBeGreaterThan(100);
+    expect(all.hits).toHaveLength(100);
+    const pages: string[] = [];
+    for (let offset = 0; offset < all.total; offset += 37) {
+      const page = index.searchPage("usluge", { limit: 37, offset });
+      expect(page.total).toBe(all.total);
+      pages.push(...codes(page.hits));
+    }
+    expect(pages).toHaveLength(all.total);
+    expect(new Set(pages).size).toBe(all.total);
+    expect(pages.slice(0, 100)).toEqual(codes(all.hits));
+    // filters are counted too, and past the end a page is empty
+    const leaves = index.searchPage("usluge", { level: 5, limit: 5 });
+    expect(leaves.total).toBeLessThan(all.total);
+    expect(index.searchPage("usluge", { offset: all.total, limit: 5 })).toEqual({ total: all.total, hits: [] });
+    expect(index.searchPage("psenica softver")).toEqual({ total: 0, hits: [] });
+  });
+
   it("requires every word to match", () => {
     expect(codes(index.search("tvrda psenica"))).toEqual(["01.11.11"]);
     expect(codes(index.search("psenica tvrda"))).toEqual(["01.11.11"]);

@@ -18,6 +18,8 @@ export interface KpdEntry extends KpdRow {
 export interface KpdSearchOptions {
   /** Default 20, clamped to 1..100. */
   limit?: number;
+  /** Hits to skip in the ranked order (paging); default 0. */
+  offset?: number;
   level?: number;
   section?: string;
 }
@@ -267,13 +269,22 @@ export class KpdIndex {
    * Ties go to the deeper level first (subcategories are what invoice lines need), then code order.
    */
   search(query: string, opts: KpdSearchOptions = {}): KpdSearchHit[] {
+    return this.searchPage(query, opts).hits;
+  }
+
+  /**
+   * One page of the ranked search: `hits` from position `offset`, and `total`, how many entries
+   * match the query and the filters in all.
+   */
+  searchPage(query: string, opts: KpdSearchOptions = {}): { total: number; hits: KpdSearchHit[] } {
     const requested = opts.limit !== undefined && Number.isFinite(opts.limit) ? Math.floor(opts.limit) : 20;
-    const limit = Math.min(100, Math.max(1, requested));
+    const offset = opts.offset !== undefined && Number.isFinite(opts.offset) ? Math.max(0, Math.floor(opts.offset)) : 0;
+    const pageSize = Math.min(100, Math.max(1, requested));
     const section = opts.section?.trim().toUpperCase();
     // Capped so a pathological query cannot cost more than a few milliseconds.
     const raw = typeof query === "string" ? query.slice(0, MAX_QUERY_LENGTH).trim() : "";
     const words = [...new Set(foldText(raw).split(" "))].filter((w) => w !== "");
-    if (words.length === 0) return [];
+    if (words.length === 0) return { total: 0, hits: [] };
     const folded = words.join(" ");
     const codeQuery = CODE_QUERY.test(raw) ? raw : null;
     const upper = raw.toUpperCase();
@@ -334,9 +345,12 @@ export class KpdIndex {
 
     // Each hit becomes one number that sorts descending into the documented order:
     // score, then deeper level, then code ascending (codeRank is the position in code order).
-    // Only the best `limit` are kept, in a min-heap, so a query matching everything costs no full sort.
+    // Only the best `offset + pageSize` are kept, in a min-heap, so a query matching everything
+    // costs no full sort; every match is counted for the total.
+    const limit = Math.min(n, offset + pageSize);
     const heap = this.scratch.keys;
     let size = 0;
+    let total = 0;
     for (let i = 0; i < n; i++) {
       const score = scores[i]!;
       if (score === 0) continue;
@@ -344,18 +358,20 @@ export class KpdIndex {
       const e = item.entry;
       if (opts.level !== undefined && e.level !== opts.level) continue;
       if (section !== undefined && e.section !== section) continue;
+      total++;
+      if (limit === 0) continue;
       const key = (score * 8 + e.level) * n + (n - 1 - item.codeRank);
       if (size < limit) heapPush(heap, size++, key);
       else if (key > heap[0]!) heapReplaceTop(heap, size, key);
     }
     const ranked = heap.subarray(0, size).sort().reverse();
     const hits: KpdSearchHit[] = [];
-    for (let i = 0; i < size; i++) {
+    for (let i = offset; i < size; i++) {
       const key = ranked[i]!;
       const item = this.byCodeRank[n - 1 - (key % n)]!;
       hits.push({ entry: item.entry, score: Math.floor(key / n / 8) });
     }
-    return hits;
+    return { total, hits };
   }
 
   /** All entries in file order. */

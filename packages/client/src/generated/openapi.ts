@@ -557,6 +557,7 @@ export interface operations {
                 /** @description Riječi ili početak šifre; dijakritici nisu obavezni (psenica pronalazi Pšenica). */
                 q: string;
                 limit?: number;
+                offset?: number;
                 level?: number;
                 section?: string;
             };
@@ -583,7 +584,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         query: string;
+                        /** @description Koliko šifri ukupno odgovara upitu i filtrima, na svim stranicama. */
                         total: number;
+                        offset: number;
                         results: {
                             code: string;
                             name: string;

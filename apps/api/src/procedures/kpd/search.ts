@@ -12,16 +12,25 @@ export const searchKpd = apiKeyProcedure
     z.object({
       q: z.string().trim().min(1).max(200).describe("Riječi ili početak šifre; dijakritici nisu obavezni (psenica pronalazi Pšenica)."),
       limit: z.coerce.number().int().min(1).max(100).default(20),
+      offset: z.coerce.number().int().min(0).max(10_000).default(0).describe("Koliko rezultata preskočiti u poretku (straničenje): sljedeća stranica je offset + limit."),
       level: z.coerce.number().int().min(0).max(5).optional().describe("Samo šifre ove razine (5 = podkategorija, koristi se na stavkama računa)."),
       section: z.string().regex(/^[A-Va-v]$/).optional(),
     }),
   )
-  .output(z.object({ query: z.string(), total: z.number().int(), results: z.array(KpdCodeSchema.extend({ score: z.number() })) }))
+  .output(
+    z.object({
+      query: z.string(),
+      total: z.number().int().describe("Koliko šifri ukupno odgovara upitu i filtrima, na svim stranicama."),
+      offset: z.number().int(),
+      results: z.array(KpdCodeSchema.extend({ score: z.number() })),
+    }),
+  )
   .query(({ input, ctx }) => {
-    const hits = ctx.services.kpd.search(input.q, {
+    const { total, hits } = ctx.services.kpd.searchPage(input.q, {
       limit: input.limit,
+      offset: input.offset,
       level: input.level,
       section: input.section?.toUpperCase(),
     });
-    return { query: input.q, total: hits.length, results: hits.map((h) => ({ ...toKpdCode(h.entry), score: h.score })) };
+    return { query: input.q, total, offset: input.offset, results: hits.map((h) => ({ ...toKpdCode(h.entry), score: h.score })) };
   });
