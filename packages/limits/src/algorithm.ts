@@ -64,6 +64,21 @@ export function scriptArgs(specs: readonly WindowSpec[]): string[] {
   return args;
 }
 
+/**
+ * The admit rule for the binding window: whether `b` binds rather than `a`, i.e. has fewer
+ * requests left, or as many and a later reset. (On refusal the refusing window that admits last binds.)
+ */
+export function bindsBefore(b: WindowState, a: WindowState): boolean {
+  return b.remaining < a.remaining || (b.remaining === a.remaining && b.resetInMs > a.resetInMs);
+}
+
+/** The binding window of windows read or admitted together. */
+export function bindingWindow(windows: readonly WindowState[]): WindowState {
+  let binding = windows[0]!;
+  for (const w of windows) if (bindsBefore(w, binding)) binding = w;
+  return binding;
+}
+
 /** Window states and the binding window from the script's answer. */
 export function readAnswer(specs: readonly WindowSpec[], reply: readonly number[]): MultiWindowResponse {
   // absolute times on the store's clock, the one every window is measured by: the day's reset is
@@ -88,7 +103,7 @@ export function readAnswer(specs: readonly WindowSpec[], reply: readonly number[
     windows[i] = w;
     if (!s.counts) continue;
     if (allowed) {
-      if (!binding || remaining < binding.remaining || (remaining === binding.remaining && resetInMs > binding.resetInMs)) binding = w;
+      if (!binding || bindsBefore(w, binding)) binding = w;
     } else if (remaining === 0 && (!binding || resetInMs > binding.resetInMs)) {
       // refusing windows have nothing left; the one admitting last decides the wait
       binding = w;
@@ -106,6 +121,15 @@ export function readAnswer(specs: readonly WindowSpec[], reply: readonly number[
     retryAfterMs: allowed ? undefined : binding.resetInMs,
     decidedAt: Number(reply[1]),
   };
+}
+
+/** The windows of an answer in which every window was only observed (read, nothing counted). */
+export function readObserved(specs: readonly WindowSpec[], reply: readonly number[]): WindowState[] {
+  // read as if every window had counted and admitted: the windows are the same
+  return readAnswer(
+    specs.map((s) => ({ ...s, counts: true })),
+    [1, ...reply.slice(1)],
+  ).windows;
 }
 
 /**
@@ -128,8 +152,7 @@ export function windowKeys(base: string, specs: readonly WindowSpec[]): string[]
 export function multiWindow(specs: readonly WindowSpec[]): Algorithm<RegionContext> {
   const args = scriptArgs(specs);
   const observeArgs = scriptArgs(specs.map((s) => ({ ...s, counts: false })));
-  const ensureCounting = specs.some((s) => s.counts);
-  if (!ensureCounting) throw new Error("multiWindow() needs at least one counting window");
+  if (!specs.some((s) => s.counts)) throw new Error("multiWindow() needs at least one counting window");
   return () => ({
     limit: async (ctx, identifier) => {
       const keys = windowKeys(identifier, specs);
@@ -138,12 +161,8 @@ export function multiWindow(specs: readonly WindowSpec[]): Algorithm<RegionConte
     },
     getRemaining: async (ctx, identifier) => {
       const reply = await runWindowScript(ctx.redis, windowKeys(identifier, specs), observeArgs);
-      // with every window observed the script admits; the binding window is the fewest remaining
-      const answer = readAnswer(
-        specs.map((s) => ({ ...s, counts: true })),
-        [1, ...reply.slice(1)],
-      );
-      return { remaining: answer.remaining, reset: answer.reset, limit: answer.limit };
+      const binding = bindingWindow(readObserved(specs, reply));
+      return { remaining: binding.remaining, reset: binding.reset, limit: binding.limit };
     },
     resetTokens: async (ctx, identifier) => {
       await ctx.redis.del(...new Set(windowKeys(identifier, specs)));

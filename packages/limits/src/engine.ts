@@ -5,7 +5,7 @@
  */
 import { Ratelimit } from "@upstash/ratelimit";
 import type { Redis } from "@upstash/redis";
-import { multiWindow, readAnswer, runWindowScript, scriptArgs, windowKeys, type MultiWindowResponse, type WindowSpec } from "./algorithm.ts";
+import { multiWindow, readObserved, runWindowScript, scriptArgs, windowKeys, type MultiWindowResponse, type WindowSpec } from "./algorithm.ts";
 import { endpointLimit, type EndpointGroup, type Limits } from "./policy.ts";
 import type { Decision, DecideInput, PeekInput, WindowState } from "./types.ts";
 
@@ -158,11 +158,6 @@ export class Engine {
   async peek(input: PeekInput): Promise<WindowState[]> {
     const specs = windowSpecs(input.limits, input.endpoints ?? [], { counts: false });
     const keys = windowKeys(`${this.prefix}:${identifierOf(input.identity)}`, specs);
-    const reply = await runWindowScript(this.redis, keys, scriptArgs(specs));
-    // read as if every window counted: the answer's windows are the same, the binding is unused
-    return readAnswer(
-      specs.map((s) => ({ ...s, counts: true })),
-      [1, ...reply.slice(1)],
-    ).windows;
+    return readObserved(specs, await runWindowScript(this.redis, keys, scriptArgs(specs)));
   }
 }

@@ -24,3 +24,4 @@ export type {
 export { createRateLimiter, type RateLimiterOptions } from "./limiter.ts";
 export { rateLimitExceededBody, rateLimitHeaders, sekundi, type RateLimitExceededBody } from "./headers.ts";
 export { storeConfigFrom, type StoreSettings } from "./store-config.ts";
+export { bindingWindow } from "./algorithm.ts";

@@ -3,19 +3,10 @@
 // upsert into "UsageHour") and the keys' last use.
 import type { PoolClient } from "pg";
 import { from as copyFrom } from "pg-copy-streams";
+import type { UsageRecord } from "./meter.ts";
 
-/** One request-log row; `at` is epoch ms. */
-export interface LogRow {
-  accountId: string;
-  apiKeyId: string | null;
-  requestId: string;
-  method: string;
-  endpoint: string;
-  status: number;
-  durationMs: number;
-  refused: boolean;
-  at: number;
-}
+/** One request-log row: a usage record with its time as epoch ms (no Date kept per request). */
+export type LogRow = Omit<UsageRecord, "at"> & { at: number };
 
 /** What "UsageHour" holds for one account, endpoint and UTC hour (epoch ms of its start). */
 export interface HourCounts {

@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   ANONYMOUS_LIMITS,
+  bindingWindow,
   ENDPOINT_GROUPS,
   rateLimitExceededBody,
   rateLimitHeaders,
@@ -141,8 +142,7 @@ async function unavailable(services: Services, res: ServerResponse, err: AuthUna
 
 /** Windows read without counting, as a decision for the headers: the binding one has the fewest left. */
 function observedDecision(windows: WindowState[]): Decision {
-  const binding = windows.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetInMs > a.resetInMs) ? b : a));
-  return { allowed: true, windows, binding, degraded: false, decidedAt: Date.now() };
+  return { allowed: true, windows, binding: bindingWindow(windows), degraded: false, decidedAt: Date.now() };
 }
 
 /**
@@ -212,6 +212,5 @@ async function peekDecision(services: Services, principal: Principal): Promise<D
   );
   if (!d.allowed) return d;
   const windows = (d.observed ?? []).filter((w) => w.name !== "endpoint");
-  const binding = windows.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetInMs > a.resetInMs) ? b : a));
-  return { ...d, windows, binding };
+  return { ...d, windows, binding: bindingWindow(windows) };
 }
