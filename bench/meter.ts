@@ -3,7 +3,7 @@
 // exits 1 when a budget is missed.
 import { randomUUID } from "node:crypto";
 import { createAccount, createApiKey, createDb, createTestDatabase } from "@fiskal/db";
-import { createMeter, type UsageRecord } from "@fiskal/usage";
+import { createMeter, headerLines, type UsageRecord } from "@fiskal/usage";
 
 const RECORDS = Number(process.env.BENCH_METER_RECORDS ?? 200_000);
 const WARMUP = 20_000;
@@ -30,6 +30,20 @@ try {
     durationMs: (i % 97) / 7,
     refused: i % 50 === 0,
     at: new Date(),
+    // What the API records with each request: the decision and the rate-limit headers it sent.
+    rate: {
+      window: i % 50 === 0 ? "minute" : "day",
+      limit: i % 50 === 0 ? 300 : 200_000,
+      remaining: i % 50 === 0 ? 0 : 150_000 - i,
+      retryAfter: i % 50 === 0 ? 12 : null,
+      headers: {
+        "X-RateLimit-Limit": "200000",
+        "X-RateLimit-Remaining": String(150_000 - i),
+        "X-RateLimit-Reset": "1785000000",
+        "RateLimit-Policy": '"burst";q=50;w=1, "minute";q=300;w=60, "endpoint:oib";q=300;w=60, "day";q=200000;w=86400',
+        RateLimit: `"burst";r=49;t=1, "minute";r=299;t=60, "endpoint:oib";r=299;t=60, "day";r=${150_000 - i};t=3600`,
+      },
+    },
   });
   // The server builds one record per request; prebuilt ones keep that cost out of the measurement.
   const samples = Array.from({ length: 1024 }, (_, i) => event(i));
@@ -55,8 +69,8 @@ try {
   }
 
   const rows = Array.from({ length: CREATE_MANY_ROWS }, (_, i) => {
-    const { at, ...rest } = event(i);
-    return { ...rest, createdAt: at };
+    const { at, rate, ...rest } = event(i);
+    return { ...rest, createdAt: at, rateWindow: rate?.window, rateLimit: rate?.limit, rateRemaining: rate?.remaining, retryAfter: rate?.retryAfter, headers: rate ? headerLines(rate.headers) : null };
   });
   const t2 = process.hrtime.bigint();
   for (let i = 0; i < rows.length; i += 2000) await db.usageEvent.createMany({ data: rows.slice(i, i + 2000) });

@@ -11,7 +11,8 @@ export default defineConfig({
   retries: 0,
   forbidOnly: true,
   timeout: 90_000,
-  globalTimeout: 6 * 60_000,
+  // The build (when sources changed) and the quality gates over every page at two widths take minutes.
+  globalTimeout: 30 * 60_000,
   expect: { timeout: 10_000 },
   use: {
     trace: "retain-on-failure",

@@ -54,6 +54,8 @@ if (demo.apiKey || demo.user.password || demo.operator.password) {
 const creds = existsSync(credsFile) ? (JSON.parse(readFileSync(credsFile, "utf8")) as Record<string, string>) : {};
 
 const nextAuthSecret = process.env.NEXTAUTH_SECRET ?? readOrCreate("nextauth-secret", () => randomBytes(32).toString("base64url"));
+// Encrypts certificate private keys at rest; the API and the portal must share it.
+const certEncryptionKey = process.env.CERT_ENCRYPTION_KEY ?? readOrCreate("cert-encryption-key", () => randomBytes(32).toString("base64"));
 const sharedEnv: NodeJS.ProcessEnv = {
   ...process.env,
   DATABASE_URL: databaseUrl,
@@ -61,6 +63,7 @@ const sharedEnv: NodeJS.ProcessEnv = {
   API_URL: apiUrl,
   NEXTAUTH_URL: portalUrl,
   NEXTAUTH_SECRET: nextAuthSecret,
+  CERT_ENCRYPTION_KEY: certEncryptionKey,
   NEXT_TELEMETRY_DISABLED: "1",
   ...(embedded ? { FISKAL_EMBEDDED: "1" } : {}),
 };

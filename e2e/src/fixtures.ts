@@ -36,7 +36,7 @@ export const ARTIFACTS_DIR = path.join(E2E_DIR, "artifacts");
  * trusted proxy writes (TRUST_PROXY_HOPS=1). Each browser context plays a different client behind
  * that proxy, as real users are, so the journeys do not share one address's sign-up quota.
  */
-export function clientHeaders(): Record<string, string> {
+function clientHeaders(): Record<string, string> {
   return { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` };
 }
 
@@ -126,7 +126,7 @@ export async function callApi(key: string | null, method: string, pathname: stri
   return { status: res.status, headers: res.headers, body: parsed };
 }
 
-export const VALID_OIB = "69435151530";
+const VALID_OIB = "69435151530";
 export const validateOib = (key: string | null) => callApi(key, "POST", "/v1/validate/oib", { oib: VALID_OIB });
 
 export type TrpcResult = { status: number; body: any };

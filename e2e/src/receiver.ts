@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 
-export type Delivery = {
+type Delivery = {
   id: string;
   verified: boolean;
   error?: string;

@@ -3,7 +3,7 @@
 // Policy violation the browser reports (securitypolicyviolation events and console messages).
 import { expect, type BrowserContext, type Response } from "@playwright/test";
 
-export type PortalDocument = {
+type PortalDocument = {
   url: string;
   path: string;
   status: number;

@@ -11,7 +11,7 @@ import { createDb, createTestDatabase, ensureDemo } from "@fiskal/db";
 import { apiStartCommand } from "../../apps/api/scripts/start-command.mjs";
 
 export const E2E_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const REPO_ROOT = path.resolve(E2E_DIR, "..");
+const REPO_ROOT = path.resolve(E2E_DIR, "..");
 const LOG_DIR = path.join(E2E_DIR, "test-results", "servers");
 
 export type Stack = {
@@ -23,7 +23,7 @@ export type Stack = {
 };
 
 /** A port nobody listens on right now; the kernel picks it, so parallel suites do not collide. */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
@@ -122,6 +122,8 @@ export async function startStack(): Promise<Stack> {
       RATE_LIMIT_PREFIX: `fiskal-e2e-${randomBytes(6).toString("hex")}`,
       PORTAL_URL: portalUrl,
       WEBHOOKS_ALLOW_PRIVATE: "1",
+      // Encrypts certificate private keys at rest; the API and the portal share it.
+      CERT_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     };
 
     // The API as production runs it: its start script (the bundle in dist/), without the pnpm wrapper.

@@ -38,7 +38,8 @@ test("signed out: every page, redirect and error page answers with the headers a
   for (const path of [...CUSTOMER_PAGES, "/admin"]) {
     const r = await portal("HEAD", path);
     expect(r.status, `HEAD ${path}`).toBe(307);
-    expect(r.headers.location, `HEAD ${path}`).toMatch(/\/login$/);
+    // the page asked for comes back after sign-in
+    expect(r.headers.location, `HEAD ${path}`).toMatch(new RegExp(`/login\\?callbackUrl=${encodeURIComponent(path)}$`));
     check(r, `HEAD ${path} (redirect)`);
   }
   const missing = await portal("GET", "/no-such-page");

@@ -38,6 +38,9 @@ test("a second account cannot read or change the first account's keys, webhooks,
       device: "1",
       total: "125.00",
       payment_method: "K",
+      operator_oib: "94577403194",
+      vat_registered: true,
+      sequence: "P",
     });
     expect(invoice.status, JSON.stringify(invoice.body)).toBe(200);
     const invoiceId: string = invoice.body.id;

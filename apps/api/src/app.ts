@@ -2,7 +2,7 @@
 import type { AddressInfo, Socket } from "node:net";
 import pino, { type Logger } from "pino";
 import { createDb, seedKpd } from "@fiskal/db";
-import { createCisSimulator, createIntermediarySimulator, KpdIndex, type Intermediary, type TaxAuthority } from "@fiskal/fiscal";
+import { createIntermediarySimulator, KpdIndex, type CertificateKeyring, type CisClientOptions, type F2ClientOptions, type FiscalizationService, type Intermediary, type TaxAuthority } from "@fiskal/fiscal";
 import { createRateLimiter, type StoreConfig } from "@fiskal/limits";
 import { createMeter, pruneUsageEvents } from "@fiskal/usage";
 import { createWarningDetector, createWebhooks } from "@fiskal/webhooks";
@@ -14,6 +14,11 @@ import type { SecurityHeaderOptions } from "./http/security-headers.ts";
 import { purgeExpiredIdempotencyRecords } from "./idempotency.ts";
 import { createAnswerJournal, createReconciler, databaseIdentity, DEFAULT_JOURNAL_DIR } from "./journal.ts";
 import type { Services, WarningObserver } from "./services.ts";
+import { createLateDelivery } from "./resubmit.ts";
+import { createFiscalizationService, createTaxAuthority } from "./tax-authority.ts";
+import { createEInvoiceFiscalization } from "./einvoice-fiscalization.ts";
+import { defaultCertificateKeyring } from "./procedures/certificates/keyring.ts";
+import { ENV_DEFAULTS } from "./env.ts";
 
 export interface ApiConfig {
   databaseUrl: string;
@@ -28,18 +33,27 @@ export interface ApiConfig {
   trustProxyHops?: number;
   authCacheTtlMs?: number;
   logger?: Logger;
-  /** Key prefix in the shared store (tests use a unique one). */
+  /** Key prefix in the shared store (tests use a unique one; default: ENV_DEFAULTS in env.ts). */
   limiterPrefix?: string;
   taxAuthority?: TaxAuthority;
+  /** The real CIS client (CIS_URL …); without it and without `taxAuthority`, the simulator, announced at start. */
+  cis?: CisClientOptions | null;
+  /** Fiscalization 2.0 service (F2_URL …); without it and without `fiscalization`, the simulator, announced at start. */
+  f2?: F2ClientOptions | null;
+  fiscalization?: FiscalizationService;
+  /** Late delivery of receipts and Fiscalization 2.0 of delivered e-invoices: how often those jobs run here (default: not in this process; main.ts turns them on). */
+  lateDeliveryIntervalMs?: number;
+  /** Encrypts certificate private keys at rest; default: CERT_ENCRYPTION_KEY, else a key file in the data folder. */
+  certificateKeys?: CertificateKeyring;
   intermediary?: Intermediary;
   /** rate_limit.warning webhooks: the detector runs on every admitted request; the delivery worker is optional per process. */
   webhooks?: { allowPrivate: boolean; worker: boolean; retryDelaysMs?: number[] } | false;
   meterFlushIntervalMs?: number;
   /** Days the request log keeps each event (default 90); pruned hourly, the hourly totals stay. */
   usageEventRetentionDays?: number;
-  /** How long a shared-store call may take before the local fallback decides (default 1000 ms). */
+  /** How long a shared-store call may take before the local fallback decides (default: ENV_DEFAULTS in env.ts). */
   storeTimeoutMs?: number;
-  /** Connection cap and request timeouts of the HTTP listener (defaults: HTTP_DEFAULTS in http/server.ts). */
+  /** Connection cap and request timeouts of the HTTP listener (defaults: ENV_DEFAULTS in env.ts). */
   http?: HttpServerOptions;
   /** Where answers the database refused are journaled (default `<repo>/.data/journal`). */
   journalDir?: string;
@@ -72,9 +86,8 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
   }
   const limiter = createRateLimiter({
     store: config.store,
-    prefix: config.limiterPrefix ?? "fiskal",
-    // Generous on purpose: a busy event loop must not be mistaken for an unreachable store.
-    redisTimeoutMs: config.storeTimeoutMs ?? 1_000,
+    prefix: config.limiterPrefix ?? ENV_DEFAULTS.RATE_LIMIT_PREFIX,
+    redisTimeoutMs: config.storeTimeoutMs ?? ENV_DEFAULTS.RATE_LIMIT_STORE_TIMEOUT_MS,
     onEvent: (e) => {
       if (e.type === "fallback") {
         metrics.storeFallbacks.inc();
@@ -88,9 +101,9 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
   });
   const meter = createMeter(db, {
     flushIntervalMs: config.meterFlushIntervalMs,
-    onError: (err) => log.error({ err: (err as Error).message }, "usage events could not be written; keeping them for the next flush"),
+    onError: (err) => log.error({ err }, "usage events could not be written; keeping them for the next flush"),
   });
-  const auth = createAuthenticator({ db, ttlMs: config.authCacheTtlMs });
+  const auth = createAuthenticator({ db, ttlMs: config.authCacheTtlMs ?? ENV_DEFAULTS.AUTH_CACHE_TTL_MS });
   const hooks = config.webhooks === false || config.webhooks === undefined
     ? null
     : createWebhooks({
@@ -98,11 +111,11 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
         databaseUrl: config.databaseUrl,
         allowPrivate: config.webhooks.allowPrivate,
         retryDelaysMs: config.webhooks.retryDelaysMs,
-        onError: (err) => log.error({ err: (err as Error).message }, "webhook engine error"),
+        onError: (err) => log.error({ err }, "webhook engine error"),
       });
   await hooks?.ready();
   const warnings: WarningObserver | null = hooks
-    ? createWarningDetector({ webhooks: hooks, onError: (err) => log.error({ err: (err as Error).message }, "rate_limit.warning detection failed") })
+    ? createWarningDetector({ webhooks: hooks, onError: (err) => log.error({ err }, "rate_limit.warning detection failed") })
     : null;
   const worker = hooks && config.webhooks && config.webhooks.worker ? await hooks.startWorker() : null;
   const listener = listenForInvalidations(config.databaseUrl, { account: (id) => auth.invalidateAccount(id), all: () => auth.clear() }, log);
@@ -115,7 +128,9 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
   const services: Services = {
     db,
     kpd,
-    taxAuthority: config.taxAuthority ?? createCisSimulator(),
+    taxAuthority: config.taxAuthority ?? createTaxAuthority(config.cis, log),
+    fiscalization: config.fiscalization ?? createFiscalizationService(config.f2, log),
+    certificateKeys: config.certificateKeys ?? defaultCertificateKeyring(log),
     intermediary: config.intermediary ?? createIntermediarySimulator(),
     journal,
     reconciler,
@@ -126,13 +141,21 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
     log,
     warnings,
     portalUrl: config.portalUrl.replace(/\/$/, ""),
-    trustProxyHops: config.trustProxyHops ?? 0,
+    trustProxyHops: config.trustProxyHops ?? ENV_DEFAULTS.TRUST_PROXY_HOPS,
   };
+  const lateDelivery = createLateDelivery({ ...services, webhooks: hooks, intervalMs: config.lateDeliveryIntervalMs });
+  services.lateDelivery = lateDelivery;
+  const einvoiceFiscalization = createEInvoiceFiscalization({ ...services, intervalMs: config.lateDeliveryIntervalMs });
+  services.einvoiceFiscalization = einvoiceFiscalization;
+  if (config.lateDeliveryIntervalMs) {
+    lateDelivery.start();
+    einvoiceFiscalization.start();
+  }
 
   // Hourly (and once now): idempotency records expire after 24 h, request-log events after the
   // retention period. The first pruning visits every account; later ones only the accounts with
   // usage since the previous complete run. One run at a time; close() stops it between statements.
-  const retentionMs = (config.usageEventRetentionDays ?? 90) * 86_400_000;
+  const retentionMs = (config.usageEventRetentionDays ?? ENV_DEFAULTS.USAGE_EVENT_RETENTION_DAYS) * 86_400_000;
   const stopPruning = new AbortController();
   let prunedBefore: Date | undefined;
   let running: Promise<unknown> | null = null;
@@ -143,13 +166,13 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
       if (complete) prunedBefore = before;
       if (deleted > 0) log.info({ deleted }, "usage events past retention deleted");
     } catch (err) {
-      log.warn({ err: (err as Error).message }, "usage event retention failed");
+      log.warn({ err }, "usage event retention failed");
     }
   };
   const purge = () => {
     if (running) return running;
     running = Promise.all([
-      purgeExpiredIdempotencyRecords(db).catch((err: unknown) => log.warn({ err: (err as Error).message }, "idempotency purge failed")),
+      purgeExpiredIdempotencyRecords(db).catch((err: unknown) => log.warn({ err }, "idempotency purge failed")),
       prune(),
     ]).finally(() => (running = null));
     return running;
@@ -191,6 +214,8 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       });
       await Promise.all([...sockets].map((socket) => new Promise((resolve) => socket.once("close", resolve))));
+      await lateDelivery.stop();
+      await einvoiceFiscalization.stop();
       await reconciler.stop();
       await meter.close();
       await (warnings as { flush?: () => Promise<void> } | null)?.flush?.();

@@ -6,10 +6,10 @@ import type { Principal } from "./trpc.ts";
 export type AuthOutcome =
   | { kind: "valid"; principal: Principal }
   | { kind: "missing" | "malformed" | "unknown" }
-  | { kind: "revoked"; accountId: string };
+  | { kind: "revoked" | "expired"; accountId: string };
 
 /**
- * What a client is told. An unknown and a revoked key get the same words, so that a guesser cannot
+ * What a client is told. An unknown, a revoked and an expired key get the same words, so that a guesser cannot
  * learn that a key once existed; the difference stays in the logs and in
  * `fiskal_auth_failures_total{reason}`.
  */
@@ -19,6 +19,7 @@ export const AUTH_MESSAGES: Record<Exclude<AuthOutcome["kind"], "valid">, string
   malformed: "API ključ nije ispravnog oblika (očekuje se fsk_test_… ili fsk_live_…).",
   unknown: NOT_VALID,
   revoked: NOT_VALID,
+  expired: NOT_VALID,
 };
 
 /**
@@ -49,7 +50,10 @@ export interface Authenticator {
 interface Entry {
   outcome: AuthOutcome;
   accountId: string | null;
+  /** When the cache entry lapses: the TTL, or sooner the key's own expiry. */
   expires: number;
+  /** The key's expiry instant (epoch ms), for a valid key that has one. */
+  keyExpires: number | null;
 }
 
 export function createAuthenticator(opts: {
@@ -75,6 +79,7 @@ export function createAuthenticator(opts: {
       select: {
         id: true,
         revokedAt: true,
+        expiresAt: true,
         account: {
           select: {
             id: true,
@@ -100,9 +105,13 @@ export function createAuthenticator(opts: {
       throw new AuthUnavailableError(cache.get(hash)?.outcome ?? null, { cause: err });
     }
     let entry: Entry;
-    if (!row) entry = { outcome: { kind: "unknown" }, accountId: null, expires: now() + ttl };
-    else if (row.revokedAt) entry = { outcome: { kind: "revoked", accountId: row.account.id }, accountId: row.account.id, expires: now() + ttl };
-    else {
+    const at = now();
+    const keyExpires = row?.expiresAt?.getTime() ?? null;
+    if (!row) entry = { outcome: { kind: "unknown" }, accountId: null, expires: at + ttl, keyExpires: null };
+    else if (row.revokedAt) entry = { outcome: { kind: "revoked", accountId: row.account.id }, accountId: row.account.id, expires: at + ttl, keyExpires: null };
+    else if (keyExpires !== null && keyExpires <= at) {
+      entry = { outcome: { kind: "expired", accountId: row.account.id }, accountId: row.account.id, expires: at + ttl, keyExpires: null };
+    } else {
       const plan = row.account.plan as PlanName;
       entry = {
         outcome: {
@@ -116,7 +125,9 @@ export function createAuthenticator(opts: {
           },
         },
         accountId: row.account.id,
-        expires: now() + ttl,
+        // A key with an expiry stops working at that instant, not at the end of a cache period.
+        expires: keyExpires === null ? at + ttl : Math.min(at + ttl, keyExpires),
+        keyExpires,
       };
     }
     if (startedAt === generation) {
@@ -134,6 +145,13 @@ export function createAuthenticator(opts: {
       const hash = hashApiKey(match[1]!);
       const hit = cache.get(hash);
       if (hit && hit.expires > now()) return hit.outcome;
+      if (hit?.keyExpires != null && hit.keyExpires <= now() && hit.outcome.kind === "valid") {
+        // Expired since it was cached: answered without asking the database again.
+        const accountId = hit.outcome.principal.accountId;
+        const expired: Entry = { outcome: { kind: "expired", accountId }, accountId, expires: now() + ttl, keyExpires: null };
+        cache.set(hash, expired);
+        return expired.outcome;
+      }
       // A lookup started before an invalidation must not answer requests that arrive after it.
       const slot = `${generation}:${hash}`;
       let pending = inflight.get(slot);
@@ -141,7 +159,12 @@ export function createAuthenticator(opts: {
         pending = load(hash).finally(() => inflight.delete(slot));
         inflight.set(slot, pending);
       }
-      return (await pending).outcome;
+      const entry = await pending;
+      // A lookup that was under way when the key expired must not admit a request after it.
+      if (entry.keyExpires !== null && entry.keyExpires <= now() && entry.outcome.kind === "valid") {
+        return { kind: "expired", accountId: entry.outcome.principal.accountId };
+      }
+      return entry.outcome;
     },
     invalidateAccount(accountId) {
       generation++;

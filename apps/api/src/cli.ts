@@ -7,14 +7,16 @@ import {
   createDb,
   EmbeddedPostgresBusyError,
   migrate,
+  recordAudit,
   revokeApiKey,
   setPlan,
   startEmbeddedPostgres,
   type Db,
   type Plan,
 } from "@fiskal/db";
-import { ENDPOINT_GROUPS, limitsFor, type PlanName } from "@fiskal/limits";
+import { CustomLimits, describeLimitIssues, ENDPOINT_GROUPS, isPlanName, limitsFor, PLAN_NAMES } from "@fiskal/limits";
 import { loadEnv } from "./env.ts";
+import { CERTIFICATE_USAGE, certificateCommand } from "./procedures/certificates/cli.ts";
 
 const USAGE = `Fiskal operator CLI
 
@@ -27,13 +29,12 @@ const USAGE = `Fiskal operator CLI
   pnpm fiskal key list --account ID
   pnpm fiskal key revoke --account ID --key KEY_ID
   pnpm fiskal plan set --account ID --plan PLAN [--per-minute N --per-day N --burst N] [--endpoint GROUP=N ...]
+${CERTIFICATE_USAGE}
 
 GROUP is one of fiscalize, einvoice, kpd, oib: an Enterprise override of that dedicated per-minute limit.
 
 Add --json for machine-readable output. Uses DATABASE_URL, else the embedded database
 (the one a running \`pnpm start\` serves, or the data folder directly).`;
-
-const PLANS = ["SANDBOX", "STARTER", "BUSINESS", "ENTERPRISE"] as const;
 
 class UsageError extends Error {}
 
@@ -45,8 +46,8 @@ function int(name: string, v: string | undefined): number {
 
 function plan(v: string | undefined): Plan {
   const p = (v ?? "SANDBOX").toUpperCase();
-  if (!(PLANS as readonly string[]).includes(p)) throw new UsageError(`--plan must be one of ${PLANS.join(", ")}`);
-  return p as Plan;
+  if (!isPlanName(p)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(", ")}`);
+  return p;
 }
 
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -70,12 +71,16 @@ function custom(values: Values, p: Plan) {
     if (given.length) throw new UsageError("--per-minute/--per-day/--burst/--endpoint are only for --plan ENTERPRISE");
     return undefined;
   }
-  return {
+  const endpoints = endpointOverrides(values.endpoint as string[] | undefined);
+  // What an operator may grant: the bounds and burst ≤ per minute ≤ per day (@fiskal/limits plans.ts).
+  const parsed = CustomLimits.safeParse({
     perMinute: int("per-minute", values["per-minute"] as string),
     perDay: int("per-day", values["per-day"] as string),
     burst: int("burst", values.burst as string),
-    endpoints: endpointOverrides(values.endpoint as string[] | undefined),
-  };
+    ...(endpoints ? { endpoints } : {}),
+  });
+  if (!parsed.success) throw new UsageError(describeLimitIssues(parsed.error, "limits"));
+  return parsed.data;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -114,7 +119,7 @@ async function connect(): Promise<{ db: Db; close(): Promise<void> }> {
 }
 
 function describeLimits(a: Parameters<typeof limitsFor>[0] & { plan: Plan }) {
-  const l = limitsFor({ ...a, plan: a.plan as PlanName });
+  const l = limitsFor(a);
   const endpoints = Object.entries(l.endpoints ?? {}).map(([g, n]) => `${g} ${n}/min`);
   return `${l.burst}/s, ${l.perMinute}/min, ${l.perDay}/day${endpoints.length ? `; ${endpoints.join(", ")}` : ""}`;
 }
@@ -134,6 +139,8 @@ export async function run(argv: string[], out: (line: string) => void = console.
       burst: { type: "string" },
       endpoint: { type: "string", multiple: true },
       "with-key": { type: "boolean" },
+      file: { type: "string" },
+      "password-file": { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -178,6 +185,7 @@ export async function run(argv: string[], out: (line: string) => void = console.
         const accountId = need(values, "account");
         if (!(await db.account.findUnique({ where: { id: accountId } }))) throw new UsageError("no such account");
         const key = await createApiKey(db, accountId, values.name ?? "cli");
+        await recordAudit(db, { accountId, actor: "cli", action: "key.created", target: key.prefix, detail: { keyId: key.id, name: values.name ?? "cli" } });
         print(`API key ${key.id} (${key.prefix}…), shown once:\n${key.key}`, key);
         return 0;
       }
@@ -194,12 +202,15 @@ export async function run(argv: string[], out: (line: string) => void = console.
       case "key revoke": {
         const ok = await revokeApiKey(db, need(values, "account"), need(values, "key"));
         if (!ok) throw new UsageError("no active key with that id on that account");
+        const revoked = await db.apiKey.findUniqueOrThrow({ where: { id: need(values, "key") }, select: { prefix: true, name: true } });
+        await recordAudit(db, { accountId: need(values, "account"), actor: "cli", action: "key.revoked", target: revoked.prefix, detail: { keyId: need(values, "key"), name: revoked.name } });
         print("Key revoked; every API instance refuses it within 5 seconds.", { revoked: true });
         return 0;
       }
       case "plan set": {
         const p = plan(need(values, "plan"));
         const a = await setPlan(db, need(values, "account"), p, custom(values, p));
+        await recordAudit(db, { accountId: a.id, actor: "cli", action: "plan.set", target: a.plan, detail: { to: a.plan } });
         print(`Account ${a.id} now on ${a.plan} (${describeLimits(a)}); applies to the next request.`, {
           id: a.id,
           plan: a.plan,
@@ -208,6 +219,9 @@ export async function run(argv: string[], out: (line: string) => void = console.
         return 0;
       }
       default:
+        if (noun === "certificate") {
+          return await certificateCommand(verb, { db, values, print, account: () => need(values, "account"), fail: (m) => new UsageError(m) });
+        }
         throw new UsageError(`unknown command "${positionals.join(" ")}"\n\n${USAGE}`);
     }
   } catch (err) {

@@ -1,6 +1,8 @@
 // One error type and one code→status map for both surfaces (REST envelope, tRPC error.data).
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+// Our own messages for zod's input issues (details of validation_error), set once for the process.
+import "./zod-messages.ts";
 
 export const ERROR_STATUS = {
   validation_error: 400,
@@ -83,6 +85,11 @@ export class ApiError extends Error {
   get status(): number {
     return ERROR_STATUS[this.code];
   }
+  /** The tRPC code of this error's status on /trpc. */
+  get trpcCode(): TRPC_ERROR_CODE_KEY {
+    return TRPC_CODE[this.code];
+  }
+  /** Procedures throw the ApiError itself: the base procedure converts it (trpc.ts, `apiErrors`). */
   toTRPC(): TRPCError {
     return new TRPCError({ code: TRPC_CODE[this.code], message: this.message, cause: this });
   }
@@ -99,7 +106,8 @@ export function setProcessPortalUrl(portalUrl: string): void {
 
 export function docUrl(portalUrl: string, code: ErrorCode): string {
   const base = portalUrl || processPortalUrl;
-  return code === "rate_limit_exceeded" ? `${base}/docs/rate-limits` : `${base}/docs/errors#${code}`;
+  // A 429 lands on its own section of the rate-limit page; every other code on its row of /docs/errors.
+  return code === "rate_limit_exceeded" ? `${base}/docs/rate-limits#odgovor-429` : `${base}/docs/errors#${code}`;
 }
 
 export function envelope(portalUrl: string, code: ErrorCode, message: string, details?: unknown): ErrorEnvelope {
@@ -112,6 +120,8 @@ interface ZodLikeIssue {
   path: PropertyKey[];
   message: string;
   code?: string;
+  /** The unknown fields of an "unrecognized_keys" issue. */
+  keys?: string[];
 }
 
 /** Prisma's codes for a database that cannot be reached, closed the connection or timed out the pool. */
@@ -125,7 +135,7 @@ const UNREACHABLE_MESSAGE =
  * Whether an error, or one of its causes, says the database could not be reached: then nothing was
  * done and the request may be retried (503), which a client can act on, unlike a 500.
  */
-export function isDatabaseUnavailable(err: unknown): boolean {
+function isDatabaseUnavailable(err: unknown): boolean {
   let e: unknown = err;
   for (let depth = 0; depth < 6 && e && typeof e === "object"; depth++) {
     const x = e as { code?: unknown; originalCode?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
@@ -148,7 +158,12 @@ export function describeError(err: TRPCError): { code: ErrorCode; message: strin
     return {
       code: "validation_error",
       message: "Neispravan zahtjev: provjerite označena polja.",
-      details: issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })),
+      // An unknown field is reported at its own path (one entry per field), not at its parent's.
+      details: issues.flatMap((i) =>
+        i.code === "unrecognized_keys" && Array.isArray(i.keys)
+          ? i.keys.map((k) => ({ path: [...i.path, k].map(String).join("."), message: i.message }))
+          : [{ path: i.path.map(String).join("."), message: i.message }],
+      ),
     };
   }
   const code = FROM_TRPC[err.code] ?? "internal_error";

@@ -37,7 +37,7 @@ export async function purgeExpiredIdempotencyRecords(db: Context["services"]["db
 }
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-export function canonicalHash(value: unknown): string {
+function canonicalHash(value: unknown): string {
   return createHash("sha256").update(canonicalJson(value)).digest("hex");
 }
 
@@ -62,7 +62,7 @@ export async function withIdempotency<T>(
   const key = Array.isArray(header) ? header[0] : header;
   if (key === undefined) return run({ recordId: undefined, committed() {}, recorded() {} });
   if (!KEY_PATTERN.test(key)) {
-    throw new ApiError("validation_error", "Idempotency-Key mora imati 1–255 vidljivih ASCII znakova.").toTRPC();
+    throw new ApiError("validation_error", "Idempotency-Key mora imati 1–255 vidljivih ASCII znakova.");
   }
   const { db } = ctx.services;
   const accountId = ctx.principal.accountId;
@@ -89,7 +89,7 @@ export async function withIdempotency<T>(
           "idempotency_conflict",
           "Idempotency-Key je već upotrijebljen za drugačiji zahtjev. Za novi zahtjev pošaljite novi ključ.",
           { reason: "mismatch" },
-        ).toTRPC();
+        );
       }
       if (existing.state !== "done") {
         // The first request may have obtained an answer that only the journal holds so far: the
@@ -105,14 +105,14 @@ export async function withIdempotency<T>(
             "idempotency_conflict",
             "Prvi zahtjev s ovim Idempotency-Key nije dovršen i njegov ishod nije poznat. Zabilježeni račun ili e-račun neće se slati ponovno ni s novim ključem; provjerite ga kod Porezne uprave odnosno posrednika.",
             { reason: "outcome_unknown" },
-          ).toTRPC();
+          );
         }
         throw new ApiError(
           "idempotency_conflict",
           "Izvorni zahtjev s ovim Idempotency-Key još se obrađuje; ponovite za trenutak.",
           { reason: "in_progress" },
           { "Retry-After": "1" },
-        ).toTRPC();
+        );
       }
       ctx.res.setHeader("Idempotent-Replayed", "true");
       return existing.response as T;
@@ -122,7 +122,7 @@ export async function withIdempotency<T>(
   if (recordId === undefined) {
     throw new ApiError("idempotency_conflict", "Izvorni zahtjev s ovim Idempotency-Key još se obrađuje; ponovite za trenutak.", { reason: "in_progress" }, {
       "Retry-After": "1",
-    }).toTRPC();
+    });
   }
   let result: T;
   let committed = false;

@@ -23,7 +23,7 @@ export function listenForInvalidations(
     const c = new pg.Client({ connectionString: databaseUrl });
     client = c;
     c.on("error", (err) => {
-      log.warn({ err: err.message }, "invalidation listener lost its connection");
+      log.warn({ err }, "invalidation listener lost its connection");
       schedule();
     });
     c.on("notification", (msg) => {
@@ -42,7 +42,7 @@ export function listenForInvalidations(
       // Anything may have changed while we were not listening.
       handlers.all();
     } catch (err) {
-      log.warn({ err: (err as Error).message }, "invalidation listener could not connect");
+      log.warn({ err }, "invalidation listener could not connect");
       schedule();
     }
   };

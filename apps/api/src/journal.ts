@@ -17,7 +17,7 @@ import { storeEInvoiceAnswer, type EInvoiceAnswer } from "./procedures/einvoices
 import { storeInvoiceAnswer, type InvoiceAnswer, type StoreOutcome } from "./procedures/invoices/complete.ts";
 
 export type UpstreamAnswer = InvoiceAnswer | EInvoiceAnswer;
-export type JournalEntry = UpstreamAnswer & { database: string; journaledAt: string };
+type JournalEntry = UpstreamAnswer & { database: string; journaledAt: string };
 
 const ENTRY_FILE = /^(invoice|einvoice)-[0-9a-f-]{36}\.json$/;
 
@@ -32,7 +32,7 @@ export async function databaseIdentity(db: Db): Promise<string> {
 }
 
 /** Stores an answer in the database: the completing step of its receipt or e-invoice. */
-export function storeAnswer(db: Db, answer: UpstreamAnswer): Promise<StoreOutcome> {
+function storeAnswer(db: Db, answer: UpstreamAnswer): Promise<StoreOutcome> {
   return answer.kind === "invoice" ? storeInvoiceAnswer(db, answer) : storeEInvoiceAnswer(db, answer);
 }
 
@@ -95,7 +95,7 @@ export function createAnswerJournal(opts: { dir: string; database: string; log: 
           entry = JSON.parse(await readFile(file, "utf8")) as JournalEntry;
         } catch (err) {
           // Removed by another process meanwhile, or unreadable: never deleted here.
-          if ((err as NodeJS.ErrnoException).code !== "ENOENT") log.error({ file, err: (err as Error).message }, "journal entry cannot be read");
+          if ((err as NodeJS.ErrnoException).code !== "ENOENT") log.error({ file, err }, "journal entry cannot be read");
           continue;
         }
         if (entry.database === database) out.push({ file, entry, at: entry.journaledAt });
@@ -147,7 +147,7 @@ export function createReconciler(opts: { db: Db; journal: AnswerJournal; log: Lo
         outcome = await storeAnswer(db, entry);
       } catch (err) {
         waiting++;
-        log.warn({ kind: entry.kind, id: entry.id, err: (err as Error).message }, "journaled answer could not be stored yet; retrying");
+        log.warn({ kind: entry.kind, id: entry.id, err }, "journaled answer could not be stored yet; retrying");
         continue;
       }
       if (outcome === "stored" || outcome === "already") {
@@ -178,7 +178,7 @@ export function createReconciler(opts: { db: Db; journal: AnswerJournal; log: Lo
         await reconciler.runOnce();
         return (await journal.entries()).find(({ entry }) => match(entry))?.entry;
       } catch (err) {
-        log.error({ err: (err as Error).message }, "journal could not be read");
+        log.error({ err }, "journal could not be read");
         return undefined;
       }
     },
@@ -187,10 +187,10 @@ export function createReconciler(opts: { db: Db; journal: AnswerJournal; log: Lo
         const { stored, waiting } = await reconciler.runOnce();
         if (stored || waiting) log.info({ stored, waiting }, "journal reconciled at start");
       } catch (err) {
-        log.error({ err: (err as Error).message }, "journal could not be reconciled at start");
+        log.error({ err }, "journal could not be reconciled at start");
       }
       timer = setInterval(() => {
-        reconciler.runOnce().catch((err: unknown) => log.error({ err: (err as Error).message }, "journal reconciliation failed"));
+        reconciler.runOnce().catch((err: unknown) => log.error({ err }, "journal reconciliation failed"));
       }, intervalMs);
       timer.unref();
     },
@@ -213,7 +213,7 @@ export async function keepAnswer(services: { db: Db; journal: AnswerJournal; log
   try {
     outcome = await storeAnswer(db, answer);
   } catch (err) {
-    log.error({ kind: answer.kind, id: answer.id, err: (err as Error).message }, "upstream answer could not be stored; journaling it");
+    log.error({ kind: answer.kind, id: answer.id, err }, "upstream answer could not be stored; journaling it");
     try {
       await journal.write(answer);
     } catch (journalErr) {

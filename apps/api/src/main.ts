@@ -4,6 +4,7 @@ import { EmbeddedPostgresBusyError, migrate, startEmbeddedPostgres } from "@fisk
 import path from "node:path";
 import { loadEnv } from "./env.ts";
 import { startApi } from "./app.ts";
+import { cisOptionsFromEnv, f2OptionsFromEnv } from "./tax-authority.ts";
 
 const env = loadEnv();
 const log = pino({ level: env.LOG_LEVEL, base: { service: "fiskal-api" }, redact: ["req.headers.authorization", "authorization"] });
@@ -46,6 +47,9 @@ const api = await startApi({
     requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
   },
   journalDir: path.join(env.FISKAL_DATA_DIR, "journal"),
+  cis: cisOptionsFromEnv(env),
+  f2: f2OptionsFromEnv(env),
+  lateDeliveryIntervalMs: env.LATE_DELIVERY_INTERVAL_MS,
   logger: log,
 });
 log.info({ url: api.url, store: env.store.kind }, "Fiskal API listening");
@@ -70,7 +74,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     })().then(
       () => process.exit(0),
       (err: unknown) => {
-        log.error({ err: (err as Error).message }, "shutdown failed");
+        log.error({ err }, "shutdown failed");
         process.exit(1);
       },
     );

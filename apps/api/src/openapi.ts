@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document: trpc-to-openapi generates paths and schemas from the same zod schemas
 // that validate requests; this module adds what the HTTP layer owns — the error envelope and its
-// statuses, the rate-limit headers, Idempotency-Key and each operation's rate-limit group.
+// statuses, the rate-limit headers, and from each procedure's route policy (trpc.ts RoutePolicy) its
+// Idempotency-Key, ETag and rate-limit group.
 import { generateOpenApiDocument } from "trpc-to-openapi";
 import { ENDPOINT_LIMITS } from "@fiskal/limits";
 import { appRouter } from "./router.ts";
@@ -62,18 +63,18 @@ export function buildOpenApiDocument(apiUrl: string) {
         required: ["code", "message", "doc_url"],
         properties: {
           code: { type: "string", enum: Object.keys(ERROR_STATUS) },
-          message: { type: "string", description: "In Croatian; for 429 it names the seconds of Retry-After." },
+          message: { type: "string", description: "Na hrvatskom; kod 429 navodi sekunde iz Retry-After." },
           doc_url: { type: "string", format: "uri" },
-          details: { description: "validation_error: [{path, message}]; other codes: an object with more context." },
+          details: { description: "validation_error: [{path, message}]; ostali kodovi: objekt s više pojedinosti." },
         },
       },
     },
   };
   components.headers = {
     ...RATE_LIMIT_HEADERS,
-    "Retry-After": { description: "Whole seconds to wait; never too early.", schema: { type: "integer", minimum: 1 } },
-    ETag: { description: "Validator for If-None-Match (KPD).", schema: { type: "string" } },
-    "Idempotent-Replayed": { description: "\"true\" when the response is a replay of an earlier request with the same Idempotency-Key.", schema: { type: "string" } },
+    "Retry-After": { description: "Cijele sekunde čekanja; nikad prerano.", schema: { type: "integer", minimum: 1 } },
+    ETag: { description: "Oznaka verzije za If-None-Match.", schema: { type: "string" } },
+    "Idempotent-Replayed": { description: "\"true\" kad je odgovor ponovljen odgovor ranijeg zahtjeva s istim Idempotency-Key.", schema: { type: "string" } },
   };
   const headerRefs = (names: string[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
   const rateHeaders = Object.keys(RATE_LIMIT_HEADERS);
@@ -90,8 +91,9 @@ export function buildOpenApiDocument(apiUrl: string) {
   for (const route of buildRouteTable(appRouter).all) {
     const op = doc.paths?.[route.path]?.[route.method.toLowerCase()] as Json | undefined;
     if (!op) continue;
-    const post = route.method === "POST";
-    const idempotent = route.group === "fiscalize" || route.group === "einvoice";
+    const hasBody = route.method === "POST" || route.method === "PUT" || route.method === "PATCH";
+    const { idempotent } = route;
+    const cached = route.etag !== undefined;
     if (idempotent) {
       op.parameters = [
         ...(op.parameters ?? []),
@@ -99,21 +101,23 @@ export function buildOpenApiDocument(apiUrl: string) {
           name: "Idempotency-Key",
           in: "header",
           required: false,
-          description: "A retry with the same key and body returns the stored response and never runs twice (24 h).",
+          description: "Ponovljeni zahtjev s istim ključem i tijelom vraća spremljeni odgovor i nikad se ne izvodi dvaput (ključ vrijedi 24 h).",
           schema: { type: "string", minLength: 1, maxLength: 255 },
         },
       ];
     }
-    if (route.group === "kpd") {
-      op.parameters = [...(op.parameters ?? []), { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } }];
+    if (cached) {
+      op.parameters = [...(op.parameters ?? []), { name: "If-None-Match", in: "header", required: false, description: "ETag ranijeg odgovora; ako se nije promijenio, odgovor je 304 bez tijela.", schema: { type: "string" } }];
     }
     const ok = op.responses?.["200"] ?? {};
-    ok.headers = headerRefs([...rateHeaders, ...(route.group === "kpd" ? ["ETag"] : []), ...(idempotent ? ["Idempotent-Replayed"] : [])]);
+    // trpc-to-openapi describes every 200 as "Successful response".
+    if (!ok.description || ok.description === "Successful response") ok.description = "Uspješan odgovor.";
+    ok.headers = headerRefs([...rateHeaders, ...(cached ? ["ETag"] : []), ...(idempotent ? ["Idempotent-Replayed"] : [])]);
     const responses: Json = { "200": ok };
-    if (route.group === "kpd") responses["304"] = { description: "Not modified (If-None-Match matched).", headers: headerRefs([...rateHeaders, "ETag"]) };
+    if (cached) responses["304"] = { description: "Nije promijenjeno (If-None-Match se podudara).", headers: headerRefs([...rateHeaders, "ETag"]) };
     const byStatus = new Map<number, ErrorCode[]>();
     const codes: ErrorCode[] = ["validation_error", "unauthorized", "not_found", "rate_limit_exceeded", "internal_error", "service_unavailable"];
-    if (post) codes.push("payload_too_large", "unsupported_media_type");
+    if (hasBody) codes.push("payload_too_large", "unsupported_media_type");
     if (idempotent) codes.push("idempotency_conflict", "conflict", "upstream_unavailable");
     for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
     for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) responses[String(status)] = errorResponse(list);
@@ -122,7 +126,7 @@ export function buildOpenApiDocument(apiUrl: string) {
       op["x-rate-limit-group"] = route.group;
       op["x-rate-limit-per-minute"] = ENDPOINT_LIMITS[route.group].perMinute;
     }
-    if (route.free) op["x-rate-limit-free"] = true;
+    if (route.statusLimits) op["x-rate-limit-free"] = true;
   }
   tidySchemas(doc);
   return doc;

@@ -1,12 +1,14 @@
 // The dependencies every procedure and the HTTP layer share, built once per process.
 import type { Db } from "@fiskal/db";
-import type { Intermediary, KpdIndex, TaxAuthority } from "@fiskal/fiscal";
+import type { CertificateKeyring, FiscalizationService, Intermediary, KpdIndex, TaxAuthority } from "@fiskal/fiscal";
 import type { RateLimiter } from "@fiskal/limits";
 import type { Meter } from "@fiskal/usage";
 import type { Logger } from "pino";
 import type { Metrics } from "./metrics.ts";
 import type { Authenticator } from "./auth.ts";
 import type { AnswerJournal, Reconciler } from "./journal.ts";
+import type { LateDelivery } from "./resubmit.ts";
+import type { EInvoiceFiscalization } from "./einvoice-fiscalization.ts";
 
 export interface WarningObserver {
   observe(input: {
@@ -21,7 +23,15 @@ export interface Services {
   db: Db;
   kpd: KpdIndex;
   taxAuthority: TaxAuthority;
+  /** Encrypts and decrypts the private keys of account certificates (CERT_ENCRYPTION_KEY). */
+  certificateKeys: CertificateKeyring;
   intermediary: Intermediary;
+  /** Delivers receipts issued without a JIR to CIS (NakDost); runs periodically where enabled. */
+  lateDelivery?: LateDelivery;
+  /** Fiscalization 2.0: records delivered e-invoices, reports payments and rejections. */
+  fiscalization: FiscalizationService;
+  /** Records accepted e-invoices with the tax authority; runs periodically where enabled. */
+  einvoiceFiscalization?: EInvoiceFiscalization;
   /** Answers of the tax authority / intermediary that the database refused, kept on disk until stored. */
   journal: AnswerJournal;
   /** Stores journaled answers in the database (at start, periodically, and when a retry asks). */

@@ -27,12 +27,30 @@ export interface Context {
   decision: Decision | null;
 }
 
-export type Meta = OpenApiMeta & {
-  /** The dedicated endpoint limit the procedure falls under, if any. */
+/**
+ * How the HTTP layer treats a procedure: read from `.meta()` through the route table
+ * (http/routes.ts) by the gate, the REST dispatcher and the OpenAPI document. Every field is
+ * optional and its absence is the ordinary case: the plan's windows only, no ETag, no
+ * Idempotency-Key, quota counted.
+ */
+export interface RoutePolicy {
+  /** The dedicated endpoint limit the procedure falls under (shared by every procedure of the group). */
   group?: EndpointGroup;
-  /** Read-only status calls that consume no quota (the gate peeks instead of counting). */
-  free?: boolean;
-};
+  /**
+   * Successful answers carry this ETag with `Cache-Control: private, max-age=3600`, and a matching
+   * If-None-Match is answered 304. Computed from the request alone (the answer must depend on nothing else).
+   */
+  etag?: (services: Services, url: string) => string;
+  /** Accepts an Idempotency-Key (documented, with Idempotent-Replayed and the 409s of a reused key). */
+  idempotent?: boolean;
+  /**
+   * A free status call: it consumes none of the account's quota and is counted against this
+   * allowance instead (windows "status:*" of the account), while the account's windows are read.
+   */
+  statusLimits?: Limits;
+}
+
+export type Meta = OpenApiMeta & RoutePolicy;
 
 const t = initTRPC
   .context<Context>()
@@ -60,14 +78,20 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Every v1 procedure: the gate in the HTTP layer has authenticated and rate-limited the call. */
+/**
+ * Every v1 procedure: the gate in the HTTP layer has authenticated and rate-limited the call.
+ *
+ * Procedures throw ApiError; here, once for every procedure, it becomes the TRPCError of its code,
+ * which sets the status on /trpc, while the error formatter and the REST envelope read the code,
+ * message and details from the ApiError itself. Headers an error carries (e.g. Retry-After) are
+ * set on the response on both surfaces. (One middleware: each layer costs on every call.)
+ */
 export const apiKeyProcedure = t.procedure.use(async ({ ctx, next }) => {
   if (ctx.gateError) throw ctx.gateError.toTRPC();
   if (!ctx.principal) throw new ApiError("unauthorized", "Nedostaje API ključ.").toTRPC();
   const result = await next({ ctx: { principal: ctx.principal } });
-  // Errors may carry response headers (e.g. Retry-After on upstream_unavailable) on both surfaces.
-  if (!result.ok && result.error.cause instanceof ApiError && result.error.cause.headers) {
-    for (const [name, value] of Object.entries(result.error.cause.headers)) ctx.res.setHeader(name, value);
-  }
-  return result;
+  if (result.ok || !(result.error.cause instanceof ApiError)) return result;
+  const cause = result.error.cause;
+  if (cause.headers && !ctx.res.headersSent) for (const [name, value] of Object.entries(cause.headers)) ctx.res.setHeader(name, value);
+  return result.error.code === cause.trpcCode ? result : { ...result, error: cause.toTRPC() };
 });

@@ -24,6 +24,9 @@ const receipt = (over: Record<string, unknown> = {}) => ({
   device: "1",
   total: "125.00",
   payment_method: "K",
+  operator_oib: "94577403194",
+  vat_registered: true,
+  sequence: "P",
   ...over,
 });
 
@@ -90,18 +93,21 @@ describe("fiscalization", () => {
     expect(await h.api.services.db.invoice.count()).toBe(before);
   });
 
-  it("answers 503 upstream_unavailable when the tax authority fails, and the retry succeeds", async () => {
+  it("issues the receipt with its ZKI when the tax authority fails; a retry replays it and late delivery gets the JIR", async () => {
     const cis = h.api.services.taxAuthority as unknown as { inject(f: { failNext: number }): void };
     cis.inject({ failNext: 1 });
     const body = receipt();
     const headers = { "idempotency-key": `cis-down-${body.number}` };
     const down = await call(h.url, "POST", "/v1/invoices/fiscalize", { key: a.key, body, headers });
-    expect(down.status).toBe(503);
-    expect(down.body.error.code).toBe("upstream_unavailable");
-    expect(down.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(down.status).toBe(200);
+    expect(down.body).toMatchObject({ status: "pending", jir: null });
     const retry = await call(h.url, "POST", "/v1/invoices/fiscalize", { key: a.key, body, headers });
     expect(retry.status).toBe(200);
-    expect(retry.headers.get("idempotent-replayed")).toBeNull();
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    await h.api.services.db.invoice.update({ where: { id: down.body.id }, data: { nextAttemptAt: new Date() } });
+    expect(await h.api.services.lateDelivery!.runOnce({ accountId: a.id })).toBe(1);
+    const get = await call(h.url, "GET", `/v1/invoices/${down.body.id}`, { key: a.key });
+    expect(get.body).toMatchObject({ status: "fiscalized", late_delivery: true, jir: expect.stringMatching(/^[0-9a-f-]{36}$/) });
   });
 });
 

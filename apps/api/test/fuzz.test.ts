@@ -303,6 +303,9 @@ const knownGood: Record<string, fc.Arbitrary<unknown>> = {
     device: fc.constant("1"),
     total: fc.constantFrom("125.00", "0.01", "10.00"),
     payment_method: fc.constantFrom("G", "K", "T"),
+    operator_oib: fc.constant("94577403194"),
+    vat_registered: fc.boolean(),
+    sequence: fc.constantFrom("P", "N"),
   }),
   "POST /v1/einvoices/send": fc.integer({ min: 1, max: 5_000 }).map((n) => ({
     number: `FZ-${n}`,

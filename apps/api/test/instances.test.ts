@@ -160,7 +160,7 @@ function checkHeaders(r: CallResult): void {
     expect(named.length, `a full window with q=${limit} and t=${retryAfter} in ${r.headers.get("ratelimit")}`).toBeGreaterThan(0);
     expect(r.body?.error?.code).toBe("rate_limit_exceeded");
     expect(r.body.error.message).toMatch(new RegExp(` za ${sekundi(retryAfter)}\\.$`));
-    expect(r.body.error.doc_url).toBe(`${PORTAL}/docs/rate-limits`);
+    expect(r.body.error.doc_url).toBe(`${PORTAL}/docs/rate-limits#odgovor-429`);
   } else {
     expect(r.status).toBe(200);
     expect(r.headers.get("retry-after")).toBeNull();

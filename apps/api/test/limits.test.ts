@@ -101,7 +101,7 @@ describe.each(["redis", "memory"] as const)("rate limits over REST (%s store)", 
     expect(Object.keys(r.body)).toEqual(["error"]);
     expect(Object.keys(r.body.error).sort()).toEqual(["code", "doc_url", "message"]);
     expect(r.body.error.code).toBe("rate_limit_exceeded");
-    expect(r.body.error.doc_url).toBe("http://portal.test/docs/rate-limits");
+    expect(r.body.error.doc_url).toBe("http://portal.test/docs/rate-limits#odgovor-429");
     expect(r.headers.get("x-ratelimit-limit")).toBe("2");
     expect(r.headers.get("x-ratelimit-remaining")).toBe("0");
     // refused by the minute, which admits again when the first request is 60 s old
@@ -138,7 +138,7 @@ describe("rate limits over tRPC", () => {
     expect(rejected).toHaveLength(150);
     const data = rejected[0]!.reason.data;
     expect(data.code).toBe("rate_limit_exceeded");
-    expect(data.doc_url).toBe("http://portal.test/docs/rate-limits");
+    expect(data.doc_url).toBe("http://portal.test/docs/rate-limits#odgovor-429");
     expect(data.message).toMatch(/\d+ sekund/);
     expect(data.httpStatus).toBe(429);
   });

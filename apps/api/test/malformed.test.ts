@@ -26,7 +26,7 @@ function expectEnvelope(r: RawResponse | undefined, status: number, code: string
   expect(r!.body?.error?.code).toBe(code);
   expect(typeof r!.body.error.message).toBe("string");
   expect(r!.body.error.message.length).toBeGreaterThan(5);
-  expect(r!.body.error.doc_url).toBe(code === "rate_limit_exceeded" ? `${PORTAL}/docs/rate-limits` : `${PORTAL}/docs/errors#${code}`);
+  expect(r!.body.error.doc_url).toBe(code === "rate_limit_exceeded" ? `${PORTAL}/docs/rate-limits#odgovor-429` : `${PORTAL}/docs/errors#${code}`);
   expectHeaders(r!);
 }
 

@@ -22,7 +22,7 @@ export interface RawExchange {
 }
 
 /** Parses as many complete responses as `buf` holds (Content-Length or chunked framing). */
-export function parseResponses(buf: Buffer, opts: { headOnly?: boolean } = {}): { responses: RawResponse[]; rest: Buffer } {
+function parseResponses(buf: Buffer, opts: { headOnly?: boolean } = {}): { responses: RawResponse[]; rest: Buffer } {
   const responses: RawResponse[] = [];
   let at = 0;
   for (;;) {

@@ -117,6 +117,9 @@ const receipt = (over: Record<string, unknown> = {}) => ({
   device: "1",
   total: "42.00",
   payment_method: "G",
+  operator_oib: "94577403194",
+  vat_registered: true,
+  sequence: "P",
   ...over,
 });
 let einvoiceNo = 1;

@@ -2,6 +2,7 @@
 // stale idempotency records, caching only successes, HEAD, and headers on a failing gate.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TaxAuthorityError } from "@fiskal/fiscal";
 import { call, startHarness, VALID_OIB, type Harness } from "./harness.ts";
 
 let h: Harness;
@@ -28,6 +29,9 @@ const receipt = () => ({
   device: "1",
   total: "10.00",
   payment_method: "G",
+  operator_oib: "94577403194",
+  vat_registered: true,
+  sequence: "P",
 });
 
 async function sql(text: string) {
@@ -73,11 +77,18 @@ describe("fiscalizing one receipt number", () => {
     expect(cisCalls - before).toBe(1);
   });
 
-  it("lets a retry run when the tax authority refused before acting", async () => {
+  it("lets a retry run when the tax authority refused the receipt", async () => {
     const body = receipt();
-    const headers = { "idempotency-key": `cis-down-${body.number}` };
-    (h.api.services.taxAuthority as unknown as { inject(f: { failNext: number }): void }).inject({ failNext: 1 });
-    expect((await call(h.url, "POST", "/v1/invoices/fiscalize", { key: a.key, body, headers })).status).toBe(503);
+    const headers = { "idempotency-key": `cis-refused-${body.number}` };
+    const authority = h.api.services.taxAuthority;
+    const original = authority.fiscalize.bind(authority);
+    authority.fiscalize = async () => {
+      authority.fiscalize = original;
+      throw new TaxAuthorityError("Certifikat nije izdan od strane produkcijskog potpisnika.", "rejected", "s002");
+    };
+    const refused = await call(h.url, "POST", "/v1/invoices/fiscalize", { key: a.key, body, headers });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toMatchObject({ cis_code: "s002" });
     expect((await call(h.url, "POST", "/v1/invoices/fiscalize", { key: a.key, body, headers })).status).toBe(200);
   });
 });

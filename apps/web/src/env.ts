@@ -23,6 +23,11 @@ const schema = z
     TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
     // Key prefix in the shared limiter store.
     RATE_LIMIT_PREFIX: z.string().min(1).default("fiskal"),
+    // How long a limiter store call may take before the in-process fallback decides (as in the API).
+    RATE_LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(1_000),
+    // Encrypts certificate private keys at rest: the same value as the API's (32 bytes, base64 or hex).
+    CERT_ENCRYPTION_KEY: z.string().trim().min(1).optional(),
+    CERT_ENCRYPTION_PREVIOUS_KEYS: z.string().trim().min(1).optional(),
   })
   .transform((e) => {
     const portalUrl = (e.PORTAL_URL ?? e.NEXTAUTH_URL ?? DEFAULT_PORTAL_URL).replace(/\/+$/, "");
@@ -37,6 +42,9 @@ const schema = z
       webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === "1" || e.WEBHOOKS_ALLOW_PRIVATE === "true",
       trustProxyHops: e.TRUST_PROXY_HOPS,
       rateLimitPrefix: e.RATE_LIMIT_PREFIX,
+      rateLimitStoreTimeoutMs: e.RATE_LIMIT_STORE_TIMEOUT_MS,
+      certEncryptionKey: e.CERT_ENCRYPTION_KEY ?? null,
+      certEncryptionPreviousKeys: e.CERT_ENCRYPTION_PREVIOUS_KEYS,
     };
   });
 
@@ -71,4 +79,12 @@ export function isDevelopment(): boolean {
 
 export function apiUrl(): string {
   return (process.env.API_URL ?? "http://127.0.0.1:3001").replace(/\/+$/, "");
+}
+
+/**
+ * The session secret and whether session cookies are the https (`__Secure-`) ones, for the proxy's
+ * session check; read without the rest of the configuration so that docs pages never depend on it.
+ */
+export function sessionCookieSettings(): { secret: string | undefined; secure: boolean } {
+  return { secret: process.env.NEXTAUTH_SECRET, secure: (process.env.NEXTAUTH_URL ?? portalUrl()).startsWith("https://") };
 }

@@ -31,6 +31,9 @@ try {
     device: "1",
     total: "125.00",
     payment_method: "K",
+    operator_oib: "94577403194",
+    vat_registered: true,
+    sequence: "P",
     vat: [{ rate: "25", base: "100.00", amount: "25.00" }],
   });
   console.log(`Fiscalized receipt ${invoice.number}: JIR ${invoice.jir}, ZKI ${invoice.zki}`);

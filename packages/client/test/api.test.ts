@@ -86,6 +86,9 @@ const receipt = (over: Record<string, unknown> = {}) => ({
   device: "1",
   total: "125.00",
   payment_method: "K" as const,
+  operator_oib: "94577403194",
+  vat_registered: true,
+  sequence: "P" as const,
   ...over,
 });
 
@@ -191,27 +194,47 @@ describe("idempotent retries fiscalize once", () => {
     };
   }
 
-  it("a CIS outage (503 upstream_unavailable) is retried with the same Idempotency-Key", async () => {
+  it("an intermediary outage (503 upstream_unavailable) is retried with the same Idempotency-Key", async () => {
     const a = await account();
     const { log, fetch } = recorder();
     const clock = hurriedClock();
     const retries: RetryEvent[] = [];
     const c = client(a.key, { fetch, clock, timeoutMs: TIMEOUT_MS, onRetry: (e) => retries.push(e) });
-    // The default tax authority is the CIS simulator, whose next fiscalization can be made to fail.
-    (api.services.taxAuthority as unknown as { inject(f: { failNext: number }): void }).inject({ failNext: 1 });
-    const body = receipt();
-    const invoice = await c.fiscalize(body);
+    // The default intermediary is the simulator, whose next send can be made to fail.
+    (api.services.intermediary as unknown as { inject(f: { failNext: number }): void }).inject({ failNext: 1 });
+    const number = `E-OUT-${receiptNo++}`;
+    const sent = await c.sendEInvoice({
+      number,
+      issue_date: "2026-11-21",
+      seller: { oib: VALID_OIB, name: "Prodavatelj d.o.o.", iban: "HR1210010051863000160" },
+      buyer: { oib: "94577403194", name: "Kupac d.o.o." },
+      lines: [{ description: "Razvoj aplikacije", quantity: "10", unit: "HUR", unit_price: "50.00", vat_rate: "25", kpd: "62.10.11", line_total: "500.00" }],
+      totals: { net: "500.00", vat: "125.00", gross: "625.00" },
+    });
 
-    const calls = log.filter((e) => e.path === "/v1/invoices/fiscalize");
+    const calls = log.filter((e) => e.path === "/v1/einvoices/send");
     expect(calls.map((e) => e.status)).toEqual([503, 200]);
     const keys = calls.map((e) => e.requestHeaders.get("idempotency-key"));
     expect(keys[0]).toBeTruthy();
     expect(keys[1]).toBe(keys[0]);
-    expect(retries).toMatchObject([{ reason: "upstream_unavailable", waitMs: 5_000, attempt: 1 }]);
-    expect(clock.waits).toContain(5_000);
-    const rows = await api.services.db.invoice.findMany({ where: { accountId: a.id, number: body.number } });
+    expect(retries).toMatchObject([{ reason: "upstream_unavailable", attempt: 1 }]);
+    expect(clock.waits).toContain(retries[0]!.waitMs);
+    const rows = await api.services.db.eInvoice.findMany({ where: { accountId: a.id, number } });
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.jir).toBe(invoice.jir);
+    expect(rows[0]!.id).toBe(sent.id);
+  });
+
+  it("a CIS outage issues the receipt with its ZKI at once: no retry, late delivery follows on the server", async () => {
+    const a = await account();
+    const { log, fetch } = recorder();
+    const retries: RetryEvent[] = [];
+    const c = client(a.key, { fetch, clock: hurriedClock(), timeoutMs: TIMEOUT_MS, onRetry: (e) => retries.push(e) });
+    (api.services.taxAuthority as unknown as { inject(f: { failNext: number }): void }).inject({ failNext: 1 });
+    const invoice = await c.fiscalize(receipt());
+    expect(log.filter((e) => e.path === "/v1/invoices/fiscalize").map((e) => e.status)).toEqual([200]);
+    expect(retries).toEqual([]);
+    expect(invoice).toMatchObject({ status: "pending", jir: null });
+    expect(invoice.zki).toMatch(/^[0-9a-f]{32}$/);
   });
 
   it("a response lost after the server fiscalized is retried and replayed, not fiscalized again", async () => {

@@ -65,7 +65,7 @@ async function drain(): Promise<void> {
   for (let i = 0; i < 20; i++) await new Promise<void>((r) => setImmediate(r));
 }
 
-export interface SeenRequest {
+interface SeenRequest {
   at: number;
   method: string;
   url: string;

@@ -128,7 +128,7 @@ console.log(JSON.stringify({ r, seen, rateLimit: c.rateLimit, error: typeof Fisk
 const options: FiskalClientOptions = { apiKey: "fsk_test_x", baseUrl: "http://api.test", retry: { maxAttempts: 3 }, rateLimit: { learn: true } };
 const fiskal = new FiskalClient(options);
 export async function main(): Promise<string> {
-  const invoice: Invoice = await fiskal.fiscalize({ oib: "69435151530", issued_at: "2026-11-21T10:15:00+01:00", number: "1", premises: "POSL1", device: "1", total: "1.00", payment_method: "K" });
+  const invoice: Invoice = await fiskal.fiscalize({ oib: "69435151530", issued_at: "2026-11-21T10:15:00+01:00", number: "1", premises: "POSL1", device: "1", total: "1.00", payment_method: "K", operator_oib: "94577403194", vat_registered: true, sequence: "P" });
   const hits: KpdSearchResult = await fiskal.searchKpd("psenica");
   const limits: Limits = await fiskal.limits();
   const standing: RateLimitStanding | null = fiskal.rateLimit;

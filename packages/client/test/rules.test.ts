@@ -12,6 +12,9 @@ const RECEIPT = {
   device: "1",
   total: "125.00",
   payment_method: "K" as const,
+  operator_oib: "94577403194",
+  vat_registered: true,
+  sequence: "P" as const,
 };
 const INVOICE = { id: "inv_1", jir: "j", zki: "z", ...RECEIPT, issued_at: "x", created_at: "y" };
 

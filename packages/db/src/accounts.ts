@@ -1,17 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { hash as argon2Hash, verify as argon2Verify, type Algorithm } from "@node-rs/argon2";
 import { isValidOib } from "@fiskal/fiscal";
-import { assertLimits, InvalidLimitsError, type EndpointGroup } from "@fiskal/limits";
+import { CustomLimitsBounds, describeLimitIssues, PLAN_NAMES, type CustomLimits } from "@fiskal/limits";
 import type { Db } from "./client.ts";
 import { Prisma, type Account, type Plan } from "./generated/prisma/client.ts";
 
-export type CustomLimits = {
-  perMinute: number;
-  perDay: number;
-  burst: number;
-  /** Per-minute overrides of the dedicated endpoint limits (groups fiscalize, einvoice, kpd, oib). */
-  endpoints?: Partial<Record<EndpointGroup, number>>;
-};
+/** Custom (Enterprise) limits: the schema and its bounds live in @fiskal/limits (plans.ts). */
+export type { CustomLimits } from "@fiskal/limits";
 
 /** Channel on which account changes are announced so every API instance drops its cached view at once. */
 export const INVALIDATION_CHANNEL = "fiskal_invalidate";
@@ -25,7 +20,7 @@ export class DbInputError extends Error {
   override name = "DbInputError";
 }
 
-const PLANS: readonly Plan[] = ["SANDBOX", "STARTER", "BUSINESS", "ENTERPRISE"];
+const PLANS: readonly Plan[] = PLAN_NAMES;
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const KEY_RANDOM_CHARS = 32;
 const KEY_PREFIX_CHARS = 13;
@@ -77,14 +72,11 @@ function customColumns(plan: Plan, custom: CustomLimits | undefined) {
     return { customPerMinute: null, customPerDay: null, customBurst: null, customEndpointLimits: Prisma.DbNull };
   }
   if (!custom) throw new DbInputError("ENTERPRISE needs custom limits { perMinute, perDay, burst }");
-  const endpoints = custom.endpoints ?? {};
   // the limiter's own bounds, so that nothing stored can be refused when a request is judged by it
-  try {
-    assertLimits({ burst: custom.burst, perMinute: custom.perMinute, perDay: custom.perDay, endpoints });
-  } catch (err) {
-    if (err instanceof InvalidLimitsError) throw new DbInputError(err.message.replace(/^limits\./, "custom."));
-    throw err;
-  }
+  // (burst ≤ minute ≤ day is a rule of what an operator grants: the CLI and the admin area check it)
+  const parsed = CustomLimitsBounds.safeParse(custom);
+  if (!parsed.success) throw new DbInputError(describeLimitIssues(parsed.error));
+  const endpoints = Object.fromEntries(Object.entries(parsed.data.endpoints ?? {}).filter(([, v]) => v !== undefined));
   return {
     customPerMinute: custom.perMinute,
     customPerDay: custom.perDay,
@@ -108,20 +100,88 @@ export async function createAccount(
 }
 
 /** Creates a key for the account and returns the plaintext once; only its hash is stored. */
+/** Longest overlap of a rotation: the old key keeps working at most this long after it. */
+export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 86_400;
+/** Latest expiry a key may be given at creation, from now. */
+export const MAX_KEY_LIFETIME_MS = 5 * 365 * 86_400_000;
+
+/** Throws DbInputError unless `expiresAt` is a valid instant in the future, at most 5 years ahead. */
+function checkExpiry(expiresAt: Date, now: number): void {
+  const t = expiresAt.getTime();
+  if (Number.isNaN(t)) throw new DbInputError("expiresAt is not a valid date");
+  if (t <= now) throw new DbInputError("expiresAt must lie in the future");
+  if (t > now + MAX_KEY_LIFETIME_MS) throw new DbInputError("expiresAt may lie at most 5 years ahead");
+}
+
+/**
+ * Issues a key; the full key is returned once and only its hash is stored. With `expiresAt` the key
+ * stops working at that instant (the API answers it like an unknown key from then on).
+ */
 export async function createApiKey(
   db: Db | Prisma.TransactionClient,
   accountId: string,
   name: string,
+  opts: { expiresAt?: Date | null } = {},
 ): Promise<{ id: string; key: string; prefix: string }> {
   const label = name.trim();
   if (!label) throw new DbInputError("API key name must not be empty");
+  const expiresAt = opts.expiresAt ?? null;
+  if (expiresAt) checkExpiry(expiresAt, Date.now());
   const account = UUID.test(accountId)
     ? await db.account.findUnique({ where: { id: accountId }, select: { plan: true } })
     : null;
   if (!account) throw new DbInputError(`no account ${JSON.stringify(accountId)}`);
   const { key, prefix, hash } = generateApiKey(account.plan === "SANDBOX" ? "test" : "live");
-  const row = await db.apiKey.create({ data: { accountId, name: label, prefix, hash }, select: { id: true } });
+  const row = await db.apiKey.create({ data: { accountId, name: label, prefix, hash, expiresAt }, select: { id: true } });
   return { id: row.id, key, prefix };
+}
+
+/** Keys that work right now: not revoked and not past their expiry. */
+export function activeKeyWhere(accountId: string, now: Date = new Date()): Prisma.ApiKeyWhereInput {
+  return { accountId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] };
+}
+
+export type RotateResult =
+  | { ok: true; id: string; key: string; prefix: string; name: string; oldKeyEndsAt: Date }
+  | { ok: false; reason: "not_found" | "already_rotated" };
+
+/**
+ * Rotation: issues a new key with the same name and keeps the old one working for `overlapSeconds`
+ * (0 … 7 days; 0 revokes it at once). An old key that expires sooner keeps its earlier expiry. A key
+ * can be rotated once; the new key may have an expiry of its own. Caches are told at once.
+ */
+export async function rotateApiKey(
+  db: Db,
+  accountId: string,
+  keyId: string,
+  opts: { overlapSeconds: number; expiresAt?: Date | null },
+): Promise<RotateResult> {
+  const { overlapSeconds } = opts;
+  if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_ROTATION_OVERLAP_SECONDS) {
+    throw new DbInputError(`overlapSeconds must be an integer from 0 to ${MAX_ROTATION_OVERLAP_SECONDS}`);
+  }
+  if (opts.expiresAt) checkExpiry(opts.expiresAt, Date.now());
+  if (!UUID.test(accountId) || !UUID.test(keyId)) return { ok: false, reason: "not_found" };
+  return db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ name: string; expiresAt: Date | null; replacedById: string | null }[]>`
+      SELECT name, "expiresAt", "replacedById" FROM "ApiKey"
+       WHERE id = ${keyId}::uuid AND "accountId" = ${accountId}::uuid AND "revokedAt" IS NULL
+         AND ("expiresAt" IS NULL OR "expiresAt" > now())
+       FOR UPDATE`;
+    const old = rows[0];
+    if (!old) return { ok: false as const, reason: "not_found" as const };
+    if (old.replacedById) return { ok: false as const, reason: "already_rotated" as const };
+    const created = await createApiKey(tx, accountId, old.name, { expiresAt: opts.expiresAt ?? null });
+    const now = new Date();
+    const overlapEnd = new Date(now.getTime() + overlapSeconds * 1000);
+    const endsAt = old.expiresAt && old.expiresAt < overlapEnd ? old.expiresAt : overlapEnd;
+    await tx.apiKey.update({
+      where: { id: keyId },
+      data: overlapSeconds === 0 ? { replacedById: created.id, revokedAt: now } : { replacedById: created.id, expiresAt: endsAt },
+    });
+    await announceAccountChange(tx, accountId);
+    return { ok: true as const, ...created, name: old.name, oldKeyEndsAt: overlapSeconds === 0 ? now : endsAt };
+  });
 }
 
 /** Revokes one of the account's own keys; false when it has no such active key. */

@@ -3,31 +3,31 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "./client.ts";
-import { kpdParentCode, parseCsv, readKpdCsv, seedKpd } from "./kpd.ts";
+import { readKpdCsv, seedKpd } from "./kpd.ts";
 import { migrate } from "./migrate.ts";
 import { emptyDatabase } from "./test-support.ts";
 
-describe("KPD parsing", () => {
-  it("computes parents up to the section", () => {
-    expect(kpdParentCode("62.10.11", "K")).toBe("62.10.1");
-    expect(kpdParentCode("62.10.1", "K")).toBe("62.10");
-    expect(kpdParentCode("62.10", "K")).toBe("62.1");
-    expect(kpdParentCode("62.1", "K")).toBe("62");
-    expect(kpdParentCode("62", "K")).toBe("K");
-    expect(kpdParentCode("K", "K")).toBeNull();
-  });
-
-  it("reads quoted fields with commas, doubled quotes and CRLF", () => {
-    expect(parseCsv('a,"b, c","say ""hi"""\r\n1,2,3\n')).toEqual([
-      ["a", "b, c", 'say "hi"'],
-      ["1", "2", "3"],
-    ]);
-  });
-
-  it("reads all 5,828 rows of the file", async () => {
+describe("readKpdCsv", () => {
+  it("reads all 5,828 rows of the file, each with its parent up to the section", async () => {
     const rows = await readKpdCsv();
     expect(rows).toHaveLength(5828);
     expect(rows.filter((r) => r.level === 0)).toHaveLength(22);
+    const parent = (code: string) => rows.find((r) => r.code === code)?.parentCode;
+    expect(["62.10.11", "62.10.1", "62.10", "62.1", "62", "K"].map(parent)).toEqual(["62.10.1", "62.10", "62.1", "62", "K", null]);
+  });
+
+  it("names the file and the line of a malformed row (the parser is @fiskal/fiscal's)", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "fiskal-kpd-"));
+    try {
+      const bad = path.join(dir, "bad.csv");
+      await writeFile(bad, 'code,name,level,section\r\nA,"Poljoprivreda, šumarstvo",0,A\r\n01,Usjevi,2,A\r\n');
+      await expect(readKpdCsv(bad)).rejects.toThrow(`${bad}: KPD CSV line 3: code 01 does not have the shape of level 2`);
+      const duplicate = path.join(dir, "dup.csv");
+      await writeFile(duplicate, 'code,name,level,section\nA,"Poljoprivreda, ""šumarstvo""",0,A\nA,Opet,0,A\n');
+      await expect(readKpdCsv(duplicate)).rejects.toThrow(/duplicate code A/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

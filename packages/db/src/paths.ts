@@ -14,10 +14,10 @@ function isThisPackage(dir: string): boolean {
 // From this file's location; when an app has bundled this module into its own build (the API's
 // dist/), through the package name instead.
 const besideSource = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const PACKAGE_DIR = isThisPackage(besideSource)
+const PACKAGE_DIR = isThisPackage(besideSource)
   ? besideSource
   : path.dirname(createRequire(import.meta.url).resolve("@fiskal/db/package.json"));
-export const REPO_ROOT = path.resolve(PACKAGE_DIR, "../..");
+const REPO_ROOT = path.resolve(PACKAGE_DIR, "../..");
 export const SCHEMA_PATH = path.join(PACKAGE_DIR, "prisma", "schema.prisma");
 export const MIGRATIONS_DIR = path.join(PACKAGE_DIR, "prisma", "migrations");
 export const KPD_CSV_PATH = path.join(PACKAGE_DIR, "data", "kpd-2025.csv");

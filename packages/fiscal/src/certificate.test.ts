@@ -1,7 +1,10 @@
 import { X509Certificate, createPrivateKey, createPublicKey, sign, verify } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { generateTestCertificate } from "./certificate.ts";
 import { computeZki } from "./cis.ts";
+
+// RSA key generation takes a second or more on a busy machine.
+vi.setConfig({ testTimeout: 60_000 });
 
 describe("generateTestCertificate", () => {
   const cert = generateTestCertificate({ oib: "69435151530", name: "Primjer, d.o.o." });

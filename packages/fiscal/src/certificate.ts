@@ -19,7 +19,11 @@ const VALIDITY_YEARS = 5;
  * The OIB goes in the subject's serialNumber and CN, where CIS looks for it.
  * The key comes from node:crypto (native, ~50–200 ms) because forge's pure-JS keygen takes seconds.
  */
-export function generateTestCertificate(subject: { oib: string; name: string }): TestCertificate {
+export function generateTestCertificate(
+  subject: { oib: string; name: string },
+  /** Validity other than "from a minute ago for five years" (tests of expired or future certificates). */
+  validity?: { notBefore: Date; notAfter: Date },
+): TestCertificate {
   const oib = checkOib(subject.oib);
   if (!oib.valid) throw new RangeError(`generateTestCertificate: OIB ${JSON.stringify(subject.oib)} is not valid (${oib.reason})`);
   const trimmed = typeof subject.name === "string" ? subject.name.trim() : "";
@@ -38,9 +42,9 @@ export function generateTestCertificate(subject: { oib: string; name: string }):
   serial[0] = serial[0]! & 0x7f;
   cert.serialNumber = serial.toString("hex");
   const now = new Date();
-  cert.validity.notBefore = new Date(now.getTime() - 60_000);
-  const notAfter = new Date(now);
-  notAfter.setUTCFullYear(notAfter.getUTCFullYear() + VALIDITY_YEARS);
+  cert.validity.notBefore = validity?.notBefore ?? new Date(now.getTime() - 60_000);
+  const notAfter = new Date(validity?.notAfter ?? now);
+  if (!validity) notAfter.setUTCFullYear(notAfter.getUTCFullYear() + VALIDITY_YEARS);
   notAfter.setUTCMilliseconds(0);
   cert.validity.notAfter = notAfter;
   const cn = `FISKAL TEST ${subject.oib}`;

@@ -68,7 +68,19 @@ describe("computeZki", () => {
 describe("CIS simulator", () => {
   const cert = generateTestCertificate({ oib: "69435151530", name: "Test obrt" });
   const request = (over: Partial<FiscalizeRequest["receipt"]> = {}, zki = "ba216875cff3d4e578d6504d9712b320"): FiscalizeRequest => ({
-    receipt: { oib: "69435151530", issuedAt: new Date(), number: "1", premises: "POS1", device: "1", total: "125.00", paymentMethod: "K", ...over },
+    receipt: {
+      oib: "69435151530",
+      issuedAt: new Date(),
+      number: "1",
+      premises: "POS1",
+      device: "1",
+      total: "125.00",
+      paymentMethod: "K",
+      operatorOib: "94577403194",
+      vatRegistered: true,
+      sequence: "P",
+      ...over,
+    },
     zki,
     certPem: cert.certPem,
     messageId: "6e0bd1f4-3e39-4c57-9f59-3a8f5c7a4b1e",
@@ -107,6 +119,11 @@ describe("CIS simulator", () => {
       [request({ total: "12,50" }), "s001", /total/],
       [request({ number: "" }), "s001", /number/],
       [request({ paymentMethod: "X" as "G" }), "s001", /paymentMethod/],
+      [request({ paymentMethod: "C" as "G" }), "s001", /paymentMethod/],
+      [request({ operatorOib: undefined as unknown as string }), "s001", /OibOper/],
+      [request({ operatorOib: "94577403195" }), "s001", /OibOper/],
+      [request({ vatRegistered: undefined as unknown as boolean }), "s001", /USustPdv/],
+      [request({ sequence: "X" as "P" }), "s001", /OznSlijed/],
       [request({}, "BA216875CFF3D4E578D6504D9712B320"), "s001", /zki/],
       [request({}, "abc"), "s001", /zki/],
       [{ ...request(), certPem: "garbage" }, "s002", /certificate/],

@@ -2,22 +2,12 @@
 import { X509Certificate, createPrivateKey, randomUUID, sign, createHash } from "node:crypto";
 import { formatMoney, isMoney, parseMoney } from "./money.ts";
 import { checkOib } from "./oib.ts";
+import type { RacunType } from "./cis/racun.ts";
 
-export type PaymentMethod = "G" | "K" | "C" | "T" | "O";
-export const PAYMENT_METHODS: readonly PaymentMethod[] = ["G", "K", "C", "T", "O"];
+import { PAYMENT_METHODS, SEQUENCE_MARKS, type Receipt } from "./receipt.ts";
 
-export interface Receipt {
-  oib: string;
-  issuedAt: Date;
-  number: string;
-  premises: string;
-  device: string;
-  /** Decimal with 2 places, e.g. "125.00". */
-  total: string;
-  paymentMethod: PaymentMethod;
-  vat?: { rate: string; base: string; amount: string }[];
-  operatorOib?: string;
-}
+// The receipt model lives in ./receipt.ts; re-exported here for the modules that import it from the port.
+export { PAYMENT_METHODS, type PaymentMethod, type Receipt } from "./receipt.ts";
 
 export type ZkiInput = Pick<Receipt, "oib" | "issuedAt" | "number" | "premises" | "device" | "total">;
 
@@ -64,6 +54,10 @@ export interface FiscalizeRequest {
   zki: string;
   certPem: string;
   messageId: string;
+  /** The receipt exactly as CIS receives it (RacunType); the real CIS client sends this. */
+  racun?: RacunType;
+  /** The certificate's private key (PEM), to sign the request; the real CIS client needs it. */
+  keyPem?: string;
 }
 
 export interface TaxAuthority {
@@ -126,13 +120,15 @@ export function cisRequestProblem(req: FiscalizeRequest, now: Date = new Date())
   if (typeof req.messageId !== "string" || req.messageId.trim() === "") return [CIS_ERRORS.schema, "IdPoruke (messageId) is missing"];
   const oib = checkOib(r.oib);
   if (!oib.valid) return [CIS_ERRORS.schema, `OIB ${JSON.stringify(r.oib)} is not valid (${oib.reason})`];
-  if (r.operatorOib !== undefined && !checkOib(r.operatorOib).valid) return [CIS_ERRORS.schema, `operator OIB ${JSON.stringify(r.operatorOib)} is not valid`];
+  if (typeof r.operatorOib !== "string" || !checkOib(r.operatorOib).valid) return [CIS_ERRORS.schema, `OibOper (operator OIB) ${JSON.stringify(r.operatorOib)} is missing or not valid`];
+  if (typeof r.vatRegistered !== "boolean") return [CIS_ERRORS.schema, "USustPdv (vatRegistered) must be true or false"];
+  if (!SEQUENCE_MARKS.includes(r.sequence)) return [CIS_ERRORS.schema, "OznSlijed (sequence) must be P or N"];
   if (!(r.issuedAt instanceof Date) || Number.isNaN(r.issuedAt.getTime())) return [CIS_ERRORS.schema, "DatVrijeme (issuedAt) is not a valid date"];
   if (typeof r.number !== "string" || !RECEIPT_NUMBER.test(r.number)) return [CIS_ERRORS.schema, "BrOznRac (number) must be 1-20 digits"];
   if (typeof r.premises !== "string" || !PREMISES.test(r.premises)) return [CIS_ERRORS.schema, "OznPosPr (premises) must be 1-20 letters or digits"];
   if (typeof r.device !== "string" || !DEVICE.test(r.device)) return [CIS_ERRORS.schema, "OznNapUr (device) must be 1-20 digits"];
   if (typeof r.total !== "string" || !CIS_TOTAL.test(r.total)) return [CIS_ERRORS.schema, "IznosUkupno (total) must be a decimal with exactly 2 places"];
-  if (!PAYMENT_METHODS.includes(r.paymentMethod)) return [CIS_ERRORS.schema, "NacinPlac (paymentMethod) must be one of G, K, C, T, O"];
+  if (!PAYMENT_METHODS.includes(r.paymentMethod)) return [CIS_ERRORS.schema, "NacinPlac (paymentMethod) must be one of G, K, T, O"];
   for (const [i, v] of (r.vat ?? []).entries()) {
     if (![v.rate, v.base, v.amount].every((x) => typeof x === "string" && isMoney(x))) {
       return [CIS_ERRORS.schema, `Pdv[${i}]: rate, base and amount must be decimals with at most 2 places`];

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildUbl, type EInvoiceInput, HR_CIUS_CUSTOMIZATION_ID, isValidIban, validateEInvoice } from "./einvoice.ts";
+import { buildUbl, documentTotals, type EInvoiceInput, HR_CIUS_CUSTOMIZATION_ID, isValidIban, validateEInvoice } from "./einvoice.ts";
 import { KpdIndex, parseKpdCsv } from "./kpd.ts";
 
 let kpd: KpdIndex;
@@ -14,6 +14,7 @@ beforeAll(() => {
 const valid = (): EInvoiceInput => ({
   number: "2026-000123",
   issueDate: "2026-11-20",
+  issueTime: "09:30:00",
   dueDate: "2026-12-20",
   currency: "EUR",
   seller: { oib: "69435151530", name: "Primjer d.o.o.", address: { street: "Ilica 1", city: "Zagreb", postalCode: "10000" }, iban: "HR1210010051863000160" },
@@ -32,6 +33,7 @@ const valid = (): EInvoiceInput => ({
 
 const paths = (input: EInvoiceInput) => validateEInvoice(input, kpd).map((p) => p.path);
 const messageAt = (input: EInvoiceInput, path: string) => validateEInvoice(input, kpd).find((p) => p.path === path)?.message;
+const ruleAt = (input: EInvoiceInput, path: string) => validateEInvoice(input, kpd).find((p) => p.path === path)?.rule;
 
 describe("validateEInvoice", () => {
   it("accepts a correct invoice", () => {
@@ -58,24 +60,26 @@ describe("validateEInvoice", () => {
     input.lines[1]!.kpd = "62.10.1";
     input.lines[2]!.kpd = " 01.11.11";
     input.lines[3]!.kpd = "";
-    expect(messageAt(input, "lines[0].kpd")).toMatch(/99.99.99 is not a KPD 2025 code/);
-    expect(messageAt(input, "lines[1].kpd")).toMatch(/62.10.1 is a category; a level-5 subcategory code is required/);
-    expect(messageAt(input, "lines[2].kpd")).toMatch(/exactly as 01.11.11/);
-    expect(messageAt(input, "lines[3].kpd")).toBe("is required");
+    expect(messageAt(input, "lines[0].kpd")).toMatch(/99.99.99 nije KPD 2025 šifra/);
+    expect(ruleAt(input, "lines[0].kpd")).toBe("HR-BR-CL-2");
+    expect(messageAt(input, "lines[1].kpd")).toMatch(/62.10.1 je .*razine 5/);
+    expect(ruleAt(input, "lines[1].kpd")).toBe("HR-BR-25");
+    expect(messageAt(input, "lines[2].kpd")).toMatch(/točno 01.11.11/);
+    expect(ruleAt(input, "lines[3].kpd")).toBe("HR-BR-25");
   });
 
   it("checks both OIBs", () => {
     const input = valid();
     input.seller.oib = "69435151531";
     input.buyer.oib = "9457740319";
-    expect(messageAt(input, "seller.oib")).toMatch(/check digit/);
-    expect(messageAt(input, "buyer.oib")).toMatch(/11 digits/);
+    expect(messageAt(input, "seller.oib")).toMatch(/kontrolnu znamenku/);
+    expect(messageAt(input, "buyer.oib")).toMatch(/11 znamenki/);
   });
 
   it("checks line arithmetic with half-up rounding to cents", () => {
     const input = valid();
     input.lines[1]!.lineTotal = "36.99"; // 3 × 12.333 = 36.999 → 37.00
-    expect(messageAt(input, "lines[1].lineTotal")).toBe("must equal quantity × unitPrice rounded to cents: expected 37.00, got 36.99");
+    expect(messageAt(input, "lines[1].lineTotal")).toMatch(/37.00, a ne 36.99/);
   });
 
   it("checks net, VAT per rate group, and gross", () => {
@@ -83,9 +87,10 @@ describe("validateEInvoice", () => {
     input.totals = { net: "505.18", vat: "116.03", gross: "621.20" };
     const problems = validateEInvoice(input, kpd);
     expect(problems.map((p) => p.path)).toEqual(["totals.net", "totals.vat", "totals.gross"]);
-    expect(problems[0]!.message).toMatch(/expected 505.19, got 505.18/);
-    expect(problems[1]!.message).toMatch(/25% of 455.04 = 113.76; 5% of 37.00 = 1.85; 13% of 3.15 = 0.41; 0% of 10.00 = 0.00\): expected 116.02, got 116.03/);
-    expect(problems[2]!.message).toBe("must equal net + vat: expected 621.21, got 621.20");
+    expect(problems.map((p) => p.rule)).toEqual(["BR-CO-13", "BR-CO-14", "BR-CO-15"]);
+    expect(problems[0]!.message).toMatch(/505.19, a ne 505.18/);
+    expect(problems[1]!.message).toMatch(/S 25% od 455.04 = 113.76; S 5% od 37.00 = 1.85; S 13% od 3.15 = 0.41; Z 0% od 10.00 = 0.00\): 116.02, a ne 116.03/);
+    expect(problems[2]!.message).toMatch(/621.21, a ne 621.20/);
   });
 
   it("accepts equivalent decimal spellings of amounts and rates", () => {
@@ -109,9 +114,9 @@ describe("validateEInvoice", () => {
     input.lines[0]!.vatRate = "22";
     input.lines[1]!.quantity = "0";
     input.lines[2]!.unitPrice = "-2.10";
-    expect(messageAt(input, "lines[0].vatRate")).toBe("must be one of 25, 13, 5, 0");
-    expect(messageAt(input, "lines[1].quantity")).toBe("must not be zero");
-    expect(messageAt(input, "lines[2].unitPrice")).toMatch(/negative/);
+    expect(ruleAt(input, "lines[0].vatRate")).toBe("HR-BR-CL-1");
+    expect(messageAt(input, "lines[1].quantity")).toMatch(/nula/);
+    expect(ruleAt(input, "lines[2].unitPrice")).toBe("BR-27");
   });
 
   it("checks dates, number, currency, unit, IBAN and text", () => {
@@ -130,10 +135,10 @@ describe("validateEInvoice", () => {
     const early = valid();
     early.issueDate = "2025-12-31";
     early.dueDate = "2026-01-15";
-    expect(messageAt(early, "issueDate")).toMatch(/HR-BR-40/);
+    expect(ruleAt(early, "issueDate")).toBe("HR-BR-40");
     const late = valid();
     late.dueDate = "2026-11-19";
-    expect(messageAt(late, "dueDate")).toBe("must not be before issueDate");
+    expect(messageAt(late, "dueDate")).toMatch(/prije datuma izdavanja/);
   });
 
   it("requires at least one line", () => {
@@ -173,7 +178,7 @@ describe("buildUbl", () => {
     expect(inv["cbc:ProfileID"]).toBe("P1");
     expect(inv["cbc:ID"]).toBe("2026-000123");
     expect(inv["cbc:IssueDate"]).toBe("2026-11-20");
-    expect(inv["cbc:IssueTime"]).toBe("00:00:00");
+    expect(inv["cbc:IssueTime"]).toBe("09:30:00");
     expect(inv["cbc:DueDate"]).toBe("2026-12-20");
     expect(inv["cbc:InvoiceTypeCode"]).toBe("380");
     expect(inv["cbc:DocumentCurrencyCode"]).toBe("EUR");
@@ -218,7 +223,8 @@ describe("buildUbl", () => {
     expect(line2["cbc:InvoicedQuantity"]).toEqual({ "#text": "1.50", "@unitCode": "KGM" });
     expect(text(line2["cbc:LineExtensionAmount"])).toBe("3.15");
     expect(text(lines[1]["cac:Price"]["cbc:PriceAmount"])).toBe("12.333");
-    expect(line2["cac:Item"]["cac:ClassifiedTaxCategory"]).toEqual({ "cbc:ID": "S", "cbc:Percent": "13", "cac:TaxScheme": { "cbc:ID": "VAT" } });
+    expect(line2["cac:Item"]["cac:ClassifiedTaxCategory"]).toEqual({ "cbc:ID": "S", "cbc:Name": "HR:PDV13", "cbc:Percent": "13", "cac:TaxScheme": { "cbc:ID": "VAT" } });
+    expect(buyer["cac:PartyTaxScheme"]["cbc:CompanyID"]).toBe("HR94577403194");
   });
 
   it("escapes markup in every text field", () => {
@@ -250,5 +256,162 @@ describe("buildUbl", () => {
     expect(inv["cac:PaymentMeans"]).toBeUndefined();
     expect(inv["cac:AccountingSupplierParty"]["cac:Party"]["cac:PostalAddress"]).toEqual({ "cac:Country": { "cbc:IdentificationCode": "HR" } });
     expect(inv["cac:AccountingSupplierParty"]["cac:SellerContact"]).toEqual({ "cbc:ID": "12345678903", "cbc:Name": "Ana Anić" });
+  });
+});
+
+describe("VAT categories, document types and the rules checked before sending", () => {
+  const rulesOf = (input: EInvoiceInput) => validateEInvoice(input, kpd).map((p) => p.rule);
+  const one = (over: Partial<EInvoiceInput["lines"][number]>): EInvoiceInput => ({
+    ...valid(),
+    lines: [{ description: "Usluga", quantity: "2", unit: "H87", unitPrice: "50.00", kpd: "62.10.11", lineTotal: "100.00", ...over }],
+    totals: { net: "100.00", vat: "0.00", gross: "100.00" },
+  });
+
+  it("requires a reason for exempt items and writes the HR extension (HR-BR-26) with HR:E labels", () => {
+    expect(rulesOf(one({ vatCategory: "E", vatRate: "0" }))).toContain("HR-BR-36");
+    const input = one({ vatCategory: "E", exemptionReason: "Oslobođeno prema čl. 39. Zakona o PDV-u" });
+    expect(validateEInvoice(input, kpd)).toEqual([]);
+    const xml = buildUbl(input);
+    expect(xml).toContain("<hrextac:HRFISK20Data>");
+    expect(xml).toMatch(/<hrextac:HRTaxCategory>\s*<cbc:ID>E<\/cbc:ID>\s*<cbc:Name>HR:E<\/cbc:Name>\s*<cbc:Percent>0<\/cbc:Percent>/);
+    expect(xml).toContain("<hrextac:OutOfScopeOfVATAmount currencyID=\"EUR\">0.00</hrextac:OutOfScopeOfVATAmount>");
+    expect(buildUbl(valid())).not.toContain("HRFISK20Data");
+  });
+
+  it("refuses rates on categories that have none, and exemption reasons on S and Z", () => {
+    expect(rulesOf(one({ vatCategory: "AE", vatRate: "25" }))).toContain("BR-AE-05");
+    expect(rulesOf(one({ vatCategory: "O", vatRate: "0", exemptionReason: "Kamate" }))).toContain("BR-O-05");
+    expect(rulesOf(one({ vatCategory: "K", vatRate: "13" }))).toContain("BR-IC-05");
+    const s = valid();
+    s.lines[0]!.exemptionReason = "Nema";
+    expect(ruleAt(s, "lines[0].exemptionReason")).toBe("BR-S-10");
+    expect(rulesOf(one({ vatCategory: "E", exemptionReasonCode: "VATEX-HR-1" }))).toContain("BR-CL-22");
+  });
+
+  it("gives reverse charge, export and intra-EU items their VATEX code when none is named", () => {
+    const ae = one({ vatCategory: "AE" });
+    expect(validateEInvoice(ae, kpd)).toEqual([]);
+    expect(buildUbl(ae)).toContain("<cbc:TaxExemptionReasonCode>VATEX-EU-AE</cbc:TaxExemptionReasonCode>");
+    const k: EInvoiceInput = {
+      ...one({ vatCategory: "K" }),
+      buyer: { name: "Käufer GmbH", vatId: "DE811569869", address: { country: "DE" }, endpoint: { scheme: "9930", id: "DE811569869" } },
+      delivery: { date: "2026-11-19", address: { country: "DE" } },
+    };
+    expect(validateEInvoice(k, kpd)).toEqual([]);
+    const xml = buildUbl(k);
+    expect(xml).toContain("<cbc:TaxExemptionReasonCode>VATEX-EU-IC</cbc:TaxExemptionReasonCode>");
+    expect(xml).toContain('<cbc:EndpointID schemeID="9930">DE811569869</cbc:EndpointID>');
+    expect(xml).toContain("<cbc:CompanyID>DE811569869</cbc:CompanyID>");
+    const noVat = { ...k, buyer: { ...k.buyer, vatId: undefined }, delivery: undefined };
+    expect(rulesOf(noVat)).toEqual(expect.arrayContaining(["BR-IC-02", "BR-IC-11", "BR-IC-12"]));
+  });
+
+  it("writes a seller outside the VAT system under tax scheme FRE, and refuses taxed items from it", () => {
+    const input = one({ vatCategory: "E", exemptionReason: "Nije u sustavu PDV-a, čl. 90. Zakona o PDV-u" });
+    input.seller.inVatSystem = false;
+    expect(validateEInvoice(input, kpd)).toEqual([]);
+    const xml = buildUbl(input);
+    expect(xml).toMatch(/<cac:PartyTaxScheme>\s*<cbc:CompanyID>69435151530<\/cbc:CompanyID>\s*<cac:TaxScheme>\s*<cbc:ID>FRE<\/cbc:ID>/);
+    const taxed = valid();
+    taxed.seller.inVatSystem = false;
+    expect(ruleAt(taxed, "seller.inVatSystem")).toBe("BR-S-02");
+  });
+
+  it("keeps VAT identifiers off a document with items not subject to VAT (BR-O-02) and refuses mixing O with others (BR-O-11)", () => {
+    const o = one({ vatCategory: "O", exemptionReason: "Zatezne kamate" });
+    expect(validateEInvoice(o, kpd)).toEqual([]);
+    expect(buildUbl(o)).not.toContain("PartyTaxScheme");
+    o.buyer.vatId = "HR94577403194";
+    expect(rulesOf(o)).toContain("BR-O-02");
+    const mixed = valid();
+    mixed.lines.push({ description: "Kamate", quantity: "1", unit: "H87", unitPrice: "1.00", vatCategory: "O", exemptionReason: "Kamate", kpd: "64.92.01", lineTotal: "1.00" });
+    expect(rulesOf(mixed)).toContain("BR-O-11");
+  });
+
+  it("writes a credit note as a UBL CreditNote with its billing reference, and requires that reference (BG-3, HR-BR-6)", () => {
+    const cn: EInvoiceInput = { ...valid(), documentType: "381" };
+    expect(validateEInvoice(cn, kpd).map((p) => [p.path, p.rule])).toEqual([["billingReferences", "BG-3"]]);
+    cn.billingReferences = [{ number: "2026-000100", issueDate: "2026-11-01" }];
+    expect(validateEInvoice(cn, kpd)).toEqual([]);
+    const xml = buildUbl(cn);
+    expect(xml).toContain('<CreditNote xmlns="urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"');
+    expect(xml).toContain("<cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>");
+    expect(xml).toContain("<cbc:ProfileID>P9</cbc:ProfileID>");
+    expect(xml).toMatch(/<cac:BillingReference>\s*<cac:InvoiceDocumentReference>\s*<cbc:ID>2026-000100<\/cbc:ID>\s*<cbc:IssueDate>2026-11-01<\/cbc:IssueDate>/);
+    expect(xml).toContain("<cac:CreditNoteLine>");
+    expect(xml).toContain('<cbc:CreditedQuantity unitCode="HUR">10.00</cbc:CreditedQuantity>');
+    expect(xml).not.toContain("<cbc:DueDate>");
+    expect(xml).toContain("<cbc:PaymentDueDate>2026-12-20</cbc:PaymentDueDate>");
+    cn.billingReferences = [{ number: "2026-000100" } as { number: string; issueDate: string }];
+    expect(ruleAt(cn, "billingReferences[0].issueDate")).toBe("HR-BR-6");
+  });
+
+  it("computes the totals of allowances, charges and a prepaid amount, and checks every one given", () => {
+    const input: EInvoiceInput = {
+      ...one({ vatCategory: "S", vatRate: "25" }),
+      allowances: [{ amount: "10.00", reason: "Popust", reasonCode: "95", vatCategory: "S", vatRate: "25" }],
+      charges: [{ amount: "4.00", reasonCode: "FC", vatCategory: "S", vatRate: "25" }],
+      totals: { lineTotal: "100.00", allowances: "10.00", charges: "4.00", net: "94.00", vat: "23.50", gross: "117.50", prepaid: "17.50", payable: "100.00" },
+    };
+    expect(validateEInvoice(input, kpd)).toEqual([]);
+    const t = documentTotals(input);
+    expect([t.lineTotal, t.allowances, t.charges, t.net, t.vat, t.gross, t.payable]).toEqual([10000n, 1000n, 400n, 9400n, 2350n, 11750n, 10000n]);
+    const xml = buildUbl(input);
+    expect(xml).toMatch(/<cbc:ChargeIndicator>false<\/cbc:ChargeIndicator>\s*<cbc:AllowanceChargeReasonCode>95<\/cbc:AllowanceChargeReasonCode>/);
+    expect(xml).toContain('<cbc:PrepaidAmount currencyID="EUR">17.50</cbc:PrepaidAmount>');
+    expect(xml).toContain('<cbc:PayableAmount currencyID="EUR">100.00</cbc:PayableAmount>');
+    const wrong = { ...input, totals: { ...input.totals, allowances: "9.00", payable: "117.50" }, charges: [{ amount: "4.00", vatCategory: "S" as const, vatRate: "25" }] };
+    expect(rulesOf(wrong)).toEqual(expect.arrayContaining(["BR-CO-11", "BR-CO-16", "BR-38"]));
+  });
+
+  it("accepts negative quantities with a positive price, and refuses units outside UN/ECE Rec 20/21 (BR-CL-23)", () => {
+    const neg = one({ vatCategory: "S", vatRate: "25", quantity: "-2", lineTotal: "-100.00" });
+    neg.totals = { net: "-100.00", vat: "-25.00", gross: "-125.00" };
+    expect(validateEInvoice(neg, kpd)).toEqual([]);
+    expect(buildUbl(neg)).toContain('<cbc:InvoicedQuantity unitCode="H87">-2.00</cbc:InvoicedQuantity>');
+    const kom = valid();
+    kom.lines[1]!.unit = "KOM";
+    const p = validateEInvoice(kom, kpd).find((x) => x.path === "lines[1].unit");
+    expect(p).toMatchObject({ rule: "BR-CL-23" });
+    expect(p!.message).toContain('"H87"');
+  });
+
+  it("checks the operator, issue time and process type of the HR CIUS", () => {
+    const input = valid();
+    input.operator = { name: "", oib: "12345678901" };
+    input.issueTime = "24:00:00";
+    input.processType = "P0";
+    expect(rulesOf(input)).toEqual(expect.arrayContaining(["HR-BR-37", "HR-BR-9", "HR-BR-2", "HR-BR-34"]));
+    input.operator = { name: "Ana Anić", oib: "12345678903" };
+    input.issueTime = "23:59:59";
+    input.processType = "P99:NABAVA-7";
+    expect(validateEInvoice(input, kpd)).toEqual([]);
+    expect(buildUbl(input)).toContain("<cbc:ProfileID>P99:NABAVA-7</cbc:ProfileID>");
+  });
+});
+
+describe("the issuer's VAT breakdown", () => {
+  it("is checked group by group against the document's, with the rule of each category", () => {
+    const input = valid();
+    input.totals.vatBreakdown = [
+      { category: "S", rate: "25", taxableAmount: "455.04", taxAmount: "113.76" },
+      { category: "S", rate: "5", taxableAmount: "37.00", taxAmount: "1.85" },
+      { category: "S", rate: "13", taxableAmount: "3.15", taxAmount: "0.41" },
+      { category: "Z", rate: "0", taxableAmount: "10.00", taxAmount: "0.00" },
+    ];
+    expect(validateEInvoice(input, kpd)).toEqual([]);
+    input.totals.vatBreakdown = [
+      { category: "S", rate: "25.00", taxableAmount: "455.04", taxAmount: "113.77" },
+      { category: "S", rate: "5", taxableAmount: "37.01", taxAmount: "1.85" },
+      { category: "E", rate: "0", taxableAmount: "3.15", taxAmount: "0.00" },
+    ];
+    const problems = validateEInvoice(input, kpd).map((p) => [p.path, p.rule]);
+    expect(problems).toEqual([
+      ["totals.vatBreakdown[0].taxAmount", "BR-S-09"],
+      ["totals.vatBreakdown[1].taxableAmount", "BR-S-08"],
+      ["totals.vatBreakdown[2]", "BR-E-08"],
+      ["totals.vatBreakdown", "BR-S-01"],
+      ["totals.vatBreakdown", "BR-Z-01"],
+    ]);
   });
 });

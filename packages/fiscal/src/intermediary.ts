@@ -1,12 +1,15 @@
 // The e-invoice intermediary (informacijski posrednik) port and its throttling simulator.
 import { randomUUID } from "node:crypto";
 import { HR_CIUS_CUSTOMIZATION_ID } from "./einvoice.ts";
+import { defaultUblValidator, type UblViolation } from "./intermediary-validators.ts";
 import { checkOib } from "./oib.ts";
 
 export interface IntermediarySendRequest {
   ubl: string;
   sellerOib: string;
-  buyerOib: string;
+  /** The recipient's OIB; absent for a foreign buyer reached by another electronic address. */
+  buyerOib?: string;
+  buyerEndpoint?: { scheme: string; id: string };
   messageId: string;
 }
 
@@ -14,13 +17,17 @@ export interface Intermediary {
   send(req: IntermediarySendRequest): Promise<{ id: string; status: "accepted" | "queued" }>;
 }
 
-/** "throttled" carries retryAfterSeconds; "unavailable" is worth retrying; "rejected" is not. */
+/**
+ * "throttled" carries retryAfterSeconds; "unavailable" is worth retrying; "rejected" is not, and carries
+ * the ids of the rules the document broke (e.g. ["BR-CL-23"]).
+ */
 export class IntermediaryError extends Error {
   override readonly name = "IntermediaryError";
   constructor(
     message: string,
     readonly kind: "throttled" | "unavailable" | "rejected",
     readonly retryAfterSeconds?: number,
+    readonly rules: string[] = [],
   ) {
     super(message);
   }
@@ -37,6 +44,13 @@ export interface IntermediarySimulatorOptions {
   queuedRate?: number;
   /** Clock in ms, for tests of the rolling window. Default Date.now. */
   now?: () => number;
+  /**
+   * The document checks of the access point; fatal violations refuse the document with their rule ids.
+   * Default `defaultUblValidator` (the structural HR CIUS / EN 16931 rules, in-process); `xsdUblValidator`
+   * adds the UBL 2.1 XSD through xmllint; `officialValidator()` runs the three official validators on
+   * every document (a JVM per send). CI runs all three over every example document the API stored.
+   */
+  validate?: (ubl: string) => Promise<UblViolation[]> | UblViolation[];
 }
 
 export interface IntermediarySimulator extends Intermediary {
@@ -57,6 +71,7 @@ export function createIntermediarySimulator(opts: IntermediarySimulatorOptions =
   const random = opts.random ?? Math.random;
   const queuedRate = opts.queuedRate ?? 0;
   const now = opts.now ?? Date.now;
+  const validate = opts.validate ?? defaultUblValidator;
   const admitted: number[] = [];
   const seen = new Map<string, { id: string; status: "accepted" | "queued" }>();
   let failNext = 0;
@@ -75,10 +90,17 @@ export function createIntermediarySimulator(opts: IntermediarySimulatorOptions =
       admitted.push(t);
       const fail = failNext > 0;
       if (fail) failNext--;
+      // The document checks run while the simulated network latency elapses.
+      const checks = fail ? Promise.resolve([]) : Promise.resolve(validate(req.ubl)).catch((err: unknown) => [{ rule: "validator", flag: "fatal" as const, message: (err as Error).message }]);
       await delay(minMs + random() * Math.max(0, maxMs - minMs));
       if (fail) throw new IntermediaryError("intermediary temporarily unavailable", "unavailable");
       const problem = documentProblem(req);
       if (problem) throw new IntermediaryError(problem, "rejected");
+      const violations = (await checks).filter((v) => v.flag === "fatal");
+      if (violations.length) {
+        const rules = [...new Set(violations.map((v) => v.rule))];
+        throw new IntermediaryError(`document fails validation: ${violations.map((v) => `[${v.rule}] ${v.message}`).join("; ").slice(0, 2000)}`, "rejected", undefined, rules);
+      }
       const previous = seen.get(req.messageId);
       if (previous) return previous;
       const result = { id: randomUUID(), status: random() < queuedRate ? ("queued" as const) : ("accepted" as const) };
@@ -92,10 +114,11 @@ export function createIntermediarySimulator(opts: IntermediarySimulatorOptions =
 function documentProblem(req: IntermediarySendRequest): string | null {
   if (typeof req.messageId !== "string" || req.messageId.trim() === "") return "messageId is required";
   if (!checkOib(req.sellerOib).valid) return "sender OIB is not valid";
-  if (!checkOib(req.buyerOib).valid) return "recipient OIB is not valid";
-  if (typeof req.ubl !== "string" || !/<(?:\w+:)?Invoice[\s>]/.test(req.ubl)) return "document is not a UBL Invoice";
+  if (req.buyerOib !== undefined ? !checkOib(req.buyerOib).valid : !req.buyerEndpoint?.id) return "recipient OIB is not valid";
+  if (typeof req.ubl !== "string" || !/<(?:\w+:)?(Invoice|CreditNote)[\s>]/.test(req.ubl)) return "document is not a UBL Invoice or CreditNote";
   if (!req.ubl.includes(HR_CIUS_CUSTOMIZATION_ID)) return "document does not declare the HR CIUS 2025 CustomizationID";
-  if (!req.ubl.includes(`>${req.sellerOib}</`) || !req.ubl.includes(`>${req.buyerOib}</`)) return "sender or recipient OIB does not appear in the document";
+  const recipient = req.buyerOib ?? req.buyerEndpoint!.id;
+  if (!req.ubl.includes(`>${req.sellerOib}</`) || !req.ubl.includes(`>${recipient}</`)) return "sender or recipient does not appear in the document";
   return null;
 }
 

@@ -68,7 +68,7 @@ export function scriptArgs(specs: readonly WindowSpec[]): string[] {
  * The admit rule for the binding window: whether `b` binds rather than `a`, i.e. has fewer
  * requests left, or as many and a later reset. (On refusal the refusing window that admits last binds.)
  */
-export function bindsBefore(b: WindowState, a: WindowState): boolean {
+function bindsBefore(b: WindowState, a: WindowState): boolean {
   return b.remaining < a.remaining || (b.remaining === a.remaining && b.resetInMs > a.resetInMs);
 }
 
@@ -80,7 +80,7 @@ export function bindingWindow(windows: readonly WindowState[]): WindowState {
 }
 
 /** Window states and the binding window from the script's answer. */
-export function readAnswer(specs: readonly WindowSpec[], reply: readonly number[]): MultiWindowResponse {
+function readAnswer(specs: readonly WindowSpec[], reply: readonly number[]): MultiWindowResponse {
   // absolute times on the store's clock, the one every window is measured by: the day's reset is
   // then exactly 00:00 UTC
   const storeNow = Number(reply[1]);

@@ -38,7 +38,7 @@ import type { UpstashRequest, UpstashResponse } from "@upstash/redis";
 import { createRedisRequester, type RedisRequester } from "./redis-requester.ts";
 import { RedisReplyError, type Arg, type Reply } from "./resp.ts";
 
-export const SLOT_COUNT = 16_384;
+const SLOT_COUNT = 16_384;
 /** redirections (MOVED, ASK) one call may follow */
 const MAX_REDIRECTIONS = 5;
 /** further tries of one call after TRYAGAIN or CLUSTERDOWN */
@@ -54,7 +54,7 @@ const noop = (): void => {};
 // ---------------------------------------------------------------------------------------------
 // URL
 
-export interface ClusterNodeAddress {
+interface ClusterNodeAddress {
   host: string;
   port: number;
 }

@@ -14,7 +14,7 @@ const DAY_MS = 86_400_000;
 const RATELIMIT_CACHE_SIZE = 1_000;
 
 /** The windows of one identity under `limits`: burst, minute, the endpoint group's, day. */
-export function windowSpecs(
+function windowSpecs(
   limits: Limits,
   endpoints: readonly EndpointGroup[] = [],
   opts: { scope?: string; counts?: boolean } = {},
@@ -82,7 +82,7 @@ function planId(input: DecideInput): string {
 }
 
 /** Braces make the identity the key's hash tag: every window of it lands in one cluster slot. */
-export const identifierOf = (identity: string): string => `{${identity}}`;
+const identifierOf = (identity: string): string => `{${identity}}`;
 
 export class Engine {
   private readonly ratelimits = new Map<string, Ratelimit>();

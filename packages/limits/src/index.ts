@@ -4,6 +4,9 @@ export {
   ENDPOINT_LIMITS,
   InvalidLimitsError,
   PLANS,
+  STATUS_LIMITS,
+  MAX_DAY_LIMIT,
+  MAX_ROLLING_LIMIT,
   assertLimits,
   endpointLimit,
   limitsFor,
@@ -12,6 +15,18 @@ export {
   type Limits,
   type PlanName,
 } from "./policy.ts";
+export {
+  CustomLimits,
+  CustomLimitsBounds,
+  CustomLimitsHr,
+  customLimitsSchema,
+  describeLimitIssues,
+  isPlanName,
+  isUpgrade,
+  LIMITS_ORDER_MESSAGE,
+  PLAN_NAMES,
+  SELF_SERVICE_PLANS,
+} from "./plans.ts";
 export type {
   DecideInput,
   Decision,
@@ -25,3 +40,4 @@ export { createRateLimiter, type RateLimiterOptions } from "./limiter.ts";
 export { rateLimitExceededBody, rateLimitHeaders, sekundi, type RateLimitExceededBody } from "./headers.ts";
 export { storeConfigFrom, type StoreSettings } from "./store-config.ts";
 export { bindingWindow } from "./algorithm.ts";
+export { forwardedClientIp } from "./client-ip.ts";

@@ -12,16 +12,14 @@ import type { Decision, DecideInput, PeekInput, RateLimitEvent, RateLimiter, Sto
 
 export interface RateLimiterOptions {
   store: StoreConfig;
-  /** key prefix in Redis; give tests and tenants their own */
-  prefix?: string;
+  /** Key prefix in the store; give deployments and test runs their own. No default: each app's env.ts has it (RATE_LIMIT_PREFIX). */
+  prefix: string;
   onEvent?: (e: RateLimitEvent) => void;
-  /** how long one Redis round trip may take before the local fallback decides (default 100 ms) */
-  redisTimeoutMs?: number;
+  /** How long one store round trip may take before the local fallback decides. No default: each app's env.ts has it (RATE_LIMIT_STORE_TIMEOUT_MS). */
+  redisTimeoutMs: number;
   /** how often Redis is probed while the fallback is active (default 25 ms: back on Redis within 100 ms of it answering) */
   probeIntervalMs?: number;
 }
-
-const DEFAULT_PREFIX = "fiskal:rl";
 
 const SCOPE = /^[a-z][a-z0-9_-]{0,31}$/;
 
@@ -64,9 +62,10 @@ function timeoutGuard(ms: number): Guard {
 }
 
 export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
-  const prefix = opts.prefix ?? DEFAULT_PREFIX;
-  if (prefix.length === 0) throw new InvalidLimitsError("prefix must not be empty");
-  const timeoutMs = opts.redisTimeoutMs ?? 100;
+  const prefix = opts.prefix;
+  if (typeof prefix !== "string" || prefix.length === 0) throw new InvalidLimitsError("prefix must be a non-empty string");
+  const timeoutMs = opts.redisTimeoutMs;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new InvalidLimitsError("redisTimeoutMs must be a positive number of milliseconds");
   const probeIntervalMs = opts.probeIntervalMs ?? 25;
   const store = opts.store;
 

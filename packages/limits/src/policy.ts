@@ -1,41 +1,29 @@
 /** Plans, endpoint groups and the limits they grant (DESIGN §4). */
 
-export type PlanName = "SANDBOX" | "STARTER" | "BUSINESS" | "ENTERPRISE";
+import { ENDPOINT_LIMITS, MAX_DAY_LIMIT, MAX_ROLLING_LIMIT, PLANS, type EndpointGroup, type Limits, type PlanName } from "./plans.ts";
 
-export interface Limits {
-  /** requests per second (sliding 1 s) */
-  burst: number;
-  /** requests per minute (sliding 60 s) */
-  perMinute: number;
-  /** requests per calendar day, UTC */
-  perDay: number;
-  /** Per-minute overrides of the dedicated endpoint limits (Enterprise contracts); absent groups keep ENDPOINT_LIMITS. */
-  endpoints?: Partial<Record<EndpointGroup, number>>;
-}
-
-export const PLANS = {
-  SANDBOX: { burst: 10, perMinute: 60, perDay: 10_000 },
-  STARTER: { burst: 20, perMinute: 120, perDay: 50_000 },
-  BUSINESS: { burst: 50, perMinute: 300, perDay: 200_000 },
-} as const satisfies Record<Exclude<PlanName, "ENTERPRISE">, Limits>;
-
-export type EndpointGroup = "fiscalize" | "einvoice" | "kpd" | "oib";
-
-/** Dedicated per-minute limits, shared by every endpoint of a group. */
-export const ENDPOINT_LIMITS = {
-  fiscalize: { perMinute: 30, label: "POST /v1/invoices/fiscalize" },
-  einvoice: { perMinute: 60, label: "POST /v1/einvoices/send" },
-  kpd: { perMinute: 300, label: "GET /v1/kpd/*" },
-  oib: { perMinute: 300, label: "POST /v1/validate/oib*" },
-} as const satisfies Record<EndpointGroup, { perMinute: number; label: string }>;
-
-export const ENDPOINT_GROUPS = Object.keys(ENDPOINT_LIMITS) as EndpointGroup[];
+export {
+  ENDPOINT_GROUPS,
+  ENDPOINT_LIMITS,
+  MAX_DAY_LIMIT,
+  MAX_ROLLING_LIMIT,
+  PLANS,
+  type EndpointGroup,
+  type Limits,
+  type PlanName,
+} from "./plans.ts";
 
 /**
  * Unauthenticated requests, counted per client IP. Low enough that guessing keys is slow
  * (30 tries a minute, 1,000 a day per address), high enough for a person fixing a typo in a key.
  */
 export const ANONYMOUS_LIMITS = { burst: 5, perMinute: 30, perDay: 1_000 } as const satisfies Limits;
+
+/**
+ * The allowance of free status calls (GET /v1/limits), per account: they take nothing from the
+ * account's quota, so they are counted against these windows ("status:*") instead.
+ */
+export const STATUS_LIMITS = { burst: 10, perMinute: 120, perDay: 20_000 } as const satisfies Limits;
 
 export class InvalidLimitsError extends Error {
   override name = "InvalidLimitsError";
@@ -46,14 +34,9 @@ function isPositiveInt(n: unknown): n is number {
 }
 
 /**
- * The largest limit of a rolling window (burst, per minute, endpoint). Up to 100,000 a window keeps
- * the time of every request it counts (13 bytes each); above, counts per 1/100 of the window.
+ * Throws InvalidLimitsError unless every field is a positive integer within its bound: the bounds of
+ * `CustomLimitsBounds` (plans.ts), checked without zod because every decision runs it.
  */
-export const MAX_ROLLING_LIMIT = 10_000_000;
-/** The largest daily limit (a plain counter). */
-export const MAX_DAY_LIMIT = 1_000_000_000;
-
-/** Throws InvalidLimitsError unless every field is a positive integer within its bound. */
 export function assertLimits(limits: Limits): void {
   if (limits === null || typeof limits !== "object") {
     throw new InvalidLimitsError("limits must be an object with burst, perMinute and perDay");
@@ -107,8 +90,8 @@ export function limitsFor(account: AccountLimitsInput): Limits {
         throw new InvalidLimitsError("customEndpointLimits must be an object of endpoint group → per-minute limit");
       }
       limits.endpoints = { ...(endpoints as Record<EndpointGroup, number>) };
-      assertLimits(limits);
     }
+    assertLimits(limits);
     return limits;
   }
   const plan = PLANS[account.plan];

@@ -69,7 +69,7 @@ export async function stopAllRedis(): Promise<void> {
 }
 
 /** Runs redis-cli with `args`; resolves with its output, rejects if it exits with an error. */
-export function redisCli(args: string[]): Promise<string> {
+function redisCli(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn("redis-cli", args, { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";

@@ -42,6 +42,7 @@ it("writes the request log and the hourly counts, and the server keeps accepting
     durationMs: 1.5,
     refused: i % 10 === 0,
     at: new Date(at),
+    rate: i % 10 === 0 ? { window: "minute", limit: 60, remaining: 0, retryAfter: 7, headers: { "Retry-After": "7", RateLimit: '"minute";r=0;t=7' } } : null,
   });
   // 300 rows: three INSERT statements of at most maxBatch rows, in one transaction.
   for (let i = 0; i < 200; i++) meter.record(record(i, "2026-07-01T09:59:59.999Z"));
@@ -72,6 +73,12 @@ it("writes the request log and the hourly counts, and the server keeps accepting
     { hour: "2026-07-01T10:00:00.000Z", ...expectedFor(200, 310) },
   ]);
   expect((await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt?.toISOString()).toBe("2026-07-01T10:30:00.000Z");
+
+  // The decision and headers go through INSERT … unnest() (from array literals) intact.
+  const refusedRow = await db.usageEvent.findFirstOrThrow({ where: { accountId: account.id, status: 429 } });
+  expect(refusedRow).toMatchObject({ rateWindow: "minute", rateLimit: 60, rateRemaining: 0, retryAfter: 7, headers: 'Retry-After: 7\nRateLimit: "minute";r=0;t=7' });
+  const admittedRow = await db.usageEvent.findFirstOrThrow({ where: { accountId: account.id, status: 200 } });
+  expect(admittedRow).toMatchObject({ rateWindow: null, headers: null });
 
   // COPY through this server would have left it refusing new connections.
   const fresh = new pg.Client({ connectionString: embedded.url, connectionTimeoutMillis: 5_000 });

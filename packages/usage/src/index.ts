@@ -1,8 +1,11 @@
 export { createMeter, MeterError } from "./meter.ts";
-export type { Meter, MeterOptions, UsageRecord } from "./meter.ts";
+export type { Meter, MeterOptions, RateRecord, UsageRecord } from "./meter.ts";
 export { usageSummary, requestsToday } from "./summary.ts";
 export type { UsageSummary, PeriodTotals, DailyUsage, HourlyUsage, EndpointUsage } from "./summary.ts";
-export { recentRequests } from "./recent.ts";
-export type { RecentRequest, RecentRequestsOptions } from "./recent.ts";
+export { recentRequests, exportRequests, accountEndpoints, usageByKey, STATUS_CLASSES, EXPORT_PAGE } from "./recent.ts";
+export type { RecentRequest, RecentRequestsOptions, RequestFilter, StatusClass, KeyUsage } from "./recent.ts";
+export { usageRange, localDate, localMidnight, FREE_ENDPOINTS } from "./range.ts";
+export type { RangeUsage, RangeTotals, RangeBucket, RangeEndpoint } from "./range.ts";
 export { pruneUsageEvents } from "./retention.ts";
 export type { PruneOptions, PruneResult } from "./retention.ts";
+export { headerLines, parseHeaderLines } from "./writer.ts";

@@ -16,6 +16,20 @@ export interface UsageRecord {
   durationMs: number;
   refused: boolean;
   at: Date;
+  /** The rate-limit decision the request got and the rate-limit headers it was answered with. */
+  rate?: RateRecord | null;
+}
+
+/** What the request log keeps of a rate-limit decision, for the portal's request detail. */
+export interface RateRecord {
+  /** The binding window on admit, the refusing window on 429, e.g. "minute" or "endpoint:kpd". */
+  window: string;
+  limit: number;
+  remaining: number;
+  /** Retry-After in whole seconds (429 only), else null. */
+  retryAfter: number | null;
+  /** The rate-limit response headers as sent, e.g. {"X-RateLimit-Limit": "60", "RateLimit": "…"}. */
+  headers: Record<string, string>;
 }
 
 export interface MeterOptions {
@@ -110,6 +124,13 @@ function invalidReason(e: UsageRecord): string | null {
   if (!Number.isInteger(e.status) || e.status < 100 || e.status > 999) return "status is not an HTTP status";
   if (!Number.isFinite(e.durationMs) || e.durationMs < 0) return "durationMs is not a non-negative number";
   if (typeof e.refused !== "boolean") return "refused is not a boolean";
+  if (e.rate != null) {
+    const r = e.rate;
+    if (typeof r.window !== "string") return "rate.window is not a string";
+    if (!Number.isInteger(r.limit) || !Number.isInteger(r.remaining)) return "rate.limit or rate.remaining is not an integer";
+    if (r.retryAfter !== null && !Number.isInteger(r.retryAfter)) return "rate.retryAfter is neither null nor an integer";
+    if (typeof r.headers !== "object" || r.headers === null) return "rate.headers is not an object";
+  }
   if (!(e.at instanceof Date)) return "at is not a valid Date";
   const t = e.at.getTime();
   // NaN fails both comparisons' complement; an instant outside 1970–9999 would fail every flush.
@@ -272,7 +293,7 @@ class UsageMeter implements Meter {
     const { accountId, apiKeyId, endpoint, status, durationMs, refused } = e;
     const at = e.at.getTime();
     // A copy, so that callers may reuse their objects; the instant is formatted at flush time.
-    this.#queue.push({ accountId, apiKeyId, requestId: e.requestId, method: e.method, endpoint, status, durationMs, refused, at });
+    this.#queue.push({ accountId, apiKeyId, requestId: e.requestId, method: e.method, endpoint, status, durationMs, refused, at, rate: e.rate ?? null });
 
     const hour = at - (at % HOUR_MS);
     let byAccount = hour === this.#lastHour ? this.#lastHourCounts : null;

@@ -65,6 +65,9 @@ describe("recentRequests", () => {
       durationMs: 2.25,
       refused: false,
       keyPrefix: keyA.prefix,
+      keyName: "main",
+      decision: null,
+      headers: null,
     });
     expect(rows[4]).toMatchObject({ requestId: "r3", status: 429, refused: true });
     // Same instant: the later insert (higher id) comes first.

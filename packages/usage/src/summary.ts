@@ -1,4 +1,5 @@
 import type { Db } from "./db.ts";
+import { FREE_ENDPOINTS } from "./range.ts";
 import { assertDate, assertUuid } from "./validate.ts";
 
 export interface PeriodTotals {
@@ -196,7 +197,11 @@ export async function usageSummary(db: Db, accountId: string, now: Date = new Da
   };
 }
 
-/** Admitted (non-refused) requests of the UTC day containing `now`, as far as they are flushed. */
+/**
+ * What the API's day window has counted for the UTC day containing `now`, as far as it is flushed:
+ * admitted (non-refused) requests, without the free status calls (FREE_ENDPOINTS), which take
+ * nothing from the daily quota.
+ */
 export async function requestsToday(db: Db, accountId: string, now: Date = new Date()): Promise<number> {
   assertUuid("requestsToday", "accountId", accountId);
   assertDate("requestsToday", "now", now);
@@ -205,6 +210,7 @@ export async function requestsToday(db: Db, accountId: string, now: Date = new D
   const [row] = await db.$queryRaw<{ n: bigint | null }[]>`
     SELECT sum(requests - refused)::int8 AS n FROM "UsageHour"
      WHERE "accountId" = ${accountId}::uuid
-       AND "hour" >= ${today.toISOString()}::timestamptz AND "hour" < ${tomorrow.toISOString()}::timestamptz`;
+       AND "hour" >= ${today.toISOString()}::timestamptz AND "hour" < ${tomorrow.toISOString()}::timestamptz
+       AND endpoint <> ALL(${[...FREE_ENDPOINTS]}::text[])`;
   return Number(row?.n ?? 0);
 }

@@ -31,7 +31,7 @@ export interface Batch {
 
 export type LogWriter = "copy" | "insert";
 
-const LOG_COLUMNS = `"accountId", "apiKeyId", "requestId", method, endpoint, status, "durationMs", refused, "createdAt"`;
+const LOG_COLUMNS = `"accountId", "apiKeyId", "requestId", method, endpoint, status, "durationMs", refused, "createdAt", "rateWindow", "rateLimit", "rateRemaining", "retryAfter", headers`;
 
 /**
  * COPY FROM STDIN through the embedded database (PGlite behind @electric-sql/pglite-socket 0.2.17)
@@ -81,6 +81,23 @@ function copyText(s: string): string {
   return COPY_SPECIAL.test(s) ? s.replace(COPY_SPECIAL_ALL, copyEscape) : s;
 }
 
+/** Headers as stored: one "Name: value" line each, in the order sent (parseHeaderLines reads them back). */
+export function headerLines(headers: Record<string, string>): string {
+  let out = "";
+  for (const name in headers) out += (out ? "\n" : "") + name + ": " + headers[name];
+  return out;
+}
+
+/** The headers of a stored "Name: value" text, in order. */
+export function parseHeaderLines(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split("\n")) {
+    const i = line.indexOf(": ");
+    if (i > 0) out[line.slice(0, i)] = line.slice(i + 2);
+  }
+  return out;
+}
+
 const ROWS_PER_CHUNK = 500;
 
 function copyChunk(rows: LogRow[], from: number, to: number): string {
@@ -88,7 +105,11 @@ function copyChunk(rows: LogRow[], from: number, to: number): string {
   for (let i = from; i < to; i++) {
     const r = rows[i]!;
     // accountId and apiKeyId were checked to be UUIDs; instants go as UTC ISO strings.
-    out += `${r.accountId}\t${r.apiKeyId ?? "\\N"}\t${copyText(r.requestId)}\t${copyText(r.method)}\t${copyText(r.endpoint)}\t${r.status}\t${r.durationMs}\t${r.refused ? "t" : "f"}\t${new Date(r.at).toISOString()}\n`;
+    const rate = r.rate;
+    const decision = rate
+      ? `${copyText(rate.window)}\t${rate.limit}\t${rate.remaining}\t${rate.retryAfter ?? "\\N"}\t${copyText(headerLines(rate.headers))}`
+      : "\\N\t\\N\t\\N\t\\N\t\\N";
+    out += `${r.accountId}\t${r.apiKeyId ?? "\\N"}\t${copyText(r.requestId)}\t${copyText(r.method)}\t${copyText(r.endpoint)}\t${r.status}\t${r.durationMs}\t${r.refused ? "t" : "f"}\t${new Date(r.at).toISOString()}\t${decision}\n`;
   }
   return out;
 }
@@ -149,13 +170,14 @@ export function pgArray(values: readonly (string | number | boolean | null)[]): 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * One INSERT over unnest()ed column arrays, each sent as one array literal string: nine parameters
- * whatever the number of rows. Instants go in as ISO strings (with their offset).
+ * One INSERT over unnest()ed column arrays, each sent as one array literal string: fourteen
+ * parameters whatever the number of rows. Instants go in as ISO strings (with their offset).
  */
 async function insertRows(client: PoolClient, rows: LogRow[]): Promise<void> {
   await client.query(
     `INSERT INTO "UsageEvent" (${LOG_COLUMNS})
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::float8[], $8::bool[], $9::timestamptz[])`,
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::float8[], $8::bool[], $9::timestamptz[],
+                          $10::text[], $11::int[], $12::int[], $13::int[], $14::text[])`,
     [
       pgArray(rows.map((r) => r.accountId)),
       pgArray(rows.map((r) => r.apiKeyId)),
@@ -166,6 +188,11 @@ async function insertRows(client: PoolClient, rows: LogRow[]): Promise<void> {
       pgArray(rows.map((r) => r.durationMs)),
       pgArray(rows.map((r) => r.refused)),
       pgArray(rows.map((r) => iso(r.at))),
+      pgArray(rows.map((r) => r.rate?.window ?? null)),
+      pgArray(rows.map((r) => r.rate?.limit ?? null)),
+      pgArray(rows.map((r) => r.rate?.remaining ?? null)),
+      pgArray(rows.map((r) => r.rate?.retryAfter ?? null)),
+      pgArray(rows.map((r) => (r.rate ? headerLines(r.rate.headers) : null))),
     ],
   );
 }

@@ -21,6 +21,7 @@ export type {
   WebhookEventType,
   WebhookPayload,
   RateLimitWarningData,
+  InvoiceFiscalizedData,
   WebhookTestData,
   EventData,
 } from "./events.ts";

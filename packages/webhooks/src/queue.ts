@@ -23,7 +23,7 @@ export type QueueSettings = {
 type Queryable = Pick<pg.Pool | pg.PoolClient, "query">;
 
 /** pg-boss runs its SQL through this, so a job can be inserted inside our own open transaction. */
-export function bossDb(client: Queryable): PgBoss.Db {
+function bossDb(client: Queryable): PgBoss.Db {
   return {
     async executeSql(text: string, values: unknown[]) {
       const result = await client.query(text, values);

@@ -4,7 +4,7 @@ import { Webhook } from "standardwebhooks";
 import { checkUrlSyntax, guardedLookup } from "./ssrf.ts";
 
 /** Enough of a response body to explain a failure in the delivery log. */
-export const MAX_RESPONSE_BODY_BYTES = 2048;
+const MAX_RESPONSE_BODY_BYTES = 2048;
 const USER_AGENT = "Fiskal-Webhooks/1";
 
 export type AttemptOutcome = {
@@ -36,7 +36,7 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return Math.max(0, at - now);
 }
 
-export function signHeaders(secret: string, msgId: string, body: string, at: Date): Record<string, string> {
+function signHeaders(secret: string, msgId: string, body: string, at: Date): Record<string, string> {
   return {
     "webhook-id": msgId,
     "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),

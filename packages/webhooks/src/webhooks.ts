@@ -214,7 +214,7 @@ export function createWebhooks(options: WebhooksOptions) {
       const admission = await opts.admit();
       if (!admission.allowed) return rateLimited(admission.retryAfterSeconds);
     }
-    const data = { endpoint_id: endpointId, message: "This is a test event from Fiskal." };
+    const data = { endpoint_id: endpointId, message: "Ovo je testni događaj iz Fiskala." };
     const result = await record(accountId, "webhook.test", data, null, [endpointId]);
     const deliveryId = result?.deliveryIds[0];
     if (!result || !deliveryId) return { ok: false, error: "not_found", message: "no such webhook endpoint" };

@@ -71,7 +71,7 @@ export async function waitFor<T>(check: () => Promise<T | undefined | null | fal
   }
 }
 
-export const FAST: Partial<WebhooksOptions> = {
+const FAST: Partial<WebhooksOptions> = {
   retryDelaysMs: [100, 100, 100],
   timeoutMs: 1_000,
   jobExpireSeconds: 3,

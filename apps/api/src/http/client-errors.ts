@@ -16,7 +16,7 @@ import { clientIp, decidePerIp } from "./gate.ts";
 /** The metrics label of requests answered here. */
 export const MALFORMED_LABEL = "malformed request";
 
-export interface InFlight {
+interface InFlight {
   req: IncomingMessage;
   res: ServerResponse;
   /** Answers the request being handled with `err` (Connection: close); later writes are ignored. */
@@ -102,7 +102,7 @@ function closeAfter(res: ServerResponse, socket: Socket) {
 }
 
 /** The envelope for what the parser said; `headers` are extra response headers (Allow). */
-export function describeParserError(err: ParserError, deps: Pick<ClientErrorDeps, "allowedMethods" | "timeouts">): { error: ApiError; headers: Record<string, string> } {
+function describeParserError(err: ParserError, deps: Pick<ClientErrorDeps, "allowedMethods" | "timeouts">): { error: ApiError; headers: Record<string, string> } {
   const code = err.code ?? "UNKNOWN";
   const details = { reason: code };
   const bad = (message: string) => ({ error: new ApiError("malformed_request", message, details), headers: {} });
@@ -160,7 +160,7 @@ export function describeParserError(err: ParserError, deps: Pick<ClientErrorDeps
 async function answerOnSocket(deps: ClientErrorDeps, socket: Socket, ip: string, error: ApiError, extra: Record<string, string>, head = false): Promise<void> {
   const { services } = deps;
   const requestId = deps.newRequestId();
-  const { headers: rateHeaders, refused } = await decidePerIp(services, ip);
+  const { headers: rateHeaders, refused } = await decidePerIp(services, ip, requestId);
   const answer = refused ?? error;
   const status = ERROR_STATUS[answer.code];
   services.metrics.httpRequests.inc({ route: MALFORMED_LABEL, status: String(status) });

@@ -1,14 +1,15 @@
 // The gate every /v1 and /trpc request passes: authenticate, decide every window, set the headers.
-import { isIP } from "node:net";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   ANONYMOUS_LIMITS,
   bindingWindow,
   ENDPOINT_GROUPS,
+  forwardedClientIp,
   rateLimitExceededBody,
   rateLimitHeaders,
   type Decision,
   type EndpointGroup,
+  type Limits,
   type WindowState,
 } from "@fiskal/limits";
 import { ApiError, docUrl, INTERNAL_MESSAGE, SERVICE_UNAVAILABLE_MESSAGE, SERVICE_UNAVAILABLE_RETRY_AFTER_S } from "../errors.ts";
@@ -24,20 +25,11 @@ export interface GateResult {
 }
 
 /**
- * The client address: the socket peer, or with `trustedHops` proxies in front, the X-Forwarded-For
- * entry that many places from the right (the one our nearest trusted proxy wrote). Entries further
- * left were written by the client and prove nothing.
+ * The client address: with `trustedHops` proxies in front, the one they report in X-Forwarded-For
+ * (the rule is forwardedClientIp in @fiskal/limits, shared with the portal), else the socket peer.
  */
 export function clientIp(req: IncomingMessage, trustedHops: number): string {
-  const peer = req.socket.remoteAddress ?? "unknown";
-  if (trustedHops <= 0) return peer;
-  const header = req.headers["x-forwarded-for"];
-  const hops = (Array.isArray(header) ? header.join(",") : (header ?? ""))
-    .split(",")
-    .map((h) => h.trim())
-    .filter(Boolean);
-  const candidate = hops[hops.length - trustedHops];
-  return candidate && candidate.length <= 45 && isIP(candidate) ? candidate : peer;
+  return forwardedClientIp(req.headers["x-forwarded-for"], trustedHops) ?? req.socket.remoteAddress ?? "unknown";
 }
 
 /**
@@ -57,7 +49,7 @@ export async function runGate(
   services: Services,
   req: IncomingMessage,
   res: ServerResponse,
-  opts: { group?: EndpointGroup; requireAuth: boolean; free?: boolean },
+  opts: { group?: EndpointGroup; requireAuth: boolean; statusLimits?: Limits },
 ): Promise<GateResult> {
   const ip = clientIp(req, services.trustProxyHops);
   try {
@@ -74,8 +66,8 @@ export async function runGate(
     if (auth.kind !== "valid" && (opts.requireAuth || auth.kind !== "missing")) noteFailure(services, res, auth);
     const principal = auth.kind === "valid" ? auth.principal : null;
     const decision = principal
-      ? opts.free
-        ? await peekDecision(services, principal)
+      ? opts.statusLimits
+        ? await peekDecision(services, principal, opts.statusLimits)
         : await timed(services, () =>
             services.limiter.decide({ identity: `acct:${principal.accountId}`, limits: principal.limits, endpoint: opts.group }),
           )
@@ -85,7 +77,7 @@ export async function runGate(
     setHeaders(res, decision);
     if (principal) {
       const day = decision.windows.find((w) => w.name === "day");
-      if (day && services.warnings && !opts.free) {
+      if (day && services.warnings && !opts.statusLimits) {
         services.warnings.observe({
           accountId: principal.accountId,
           plan: principal.plan,
@@ -102,7 +94,7 @@ export async function runGate(
     if (err instanceof AuthUnavailableError) return unavailable(services, res, err, ip, opts.group);
     // Authentication or the limiter failed otherwise (e.g. an account's stored limits are invalid):
     // answer 500, still with rate-limit headers when the per-IP decision can be had.
-    services.log.error({ err: (err as Error).message }, "gate failed");
+    services.log.error({ err, requestId: res.getHeader("X-Request-Id") }, "gate failed");
     const decision = await decideAnonymous(services, ip).catch(() => null);
     if (decision) setHeaders(res, decision);
     return { principal: null, decision, error: new ApiError("internal_error", INTERNAL_MESSAGE) };
@@ -125,7 +117,7 @@ function noteFailure(services: Services, res: ServerResponse, auth: Exclude<Auth
  */
 async function unavailable(services: Services, res: ServerResponse, err: AuthUnavailableError, ip: string, group?: EndpointGroup): Promise<GateResult> {
   services.metrics.authFailures.inc({ reason: "unavailable" });
-  services.log.error({ err: (err.cause as Error | undefined)?.message ?? err.message, requestId: res.getHeader("X-Request-Id") }, "API key lookup failed: database unavailable");
+  services.log.error({ err: err.cause ?? err, requestId: res.getHeader("X-Request-Id") }, "API key lookup failed: database unavailable");
   const known = err.cached?.kind === "valid" ? err.cached.principal : null;
   const decision = await services.limiter
     .peek(
@@ -150,7 +142,7 @@ function observedDecision(windows: WindowState[]): Decision {
  * was CONNECT): counted against the address's anonymous quota like any unauthenticated request.
  * `refused` is the 429 to answer with when the address is over that quota.
  */
-export async function decidePerIp(services: Services, ip: string): Promise<{ headers: Record<string, string>; refused: ApiError | null }> {
+export async function decidePerIp(services: Services, ip: string, requestId: string): Promise<{ headers: Record<string, string>; refused: ApiError | null }> {
   try {
     const decision = await decideAnonymous(services, ip);
     const headers = rateLimitHeaders(decision);
@@ -158,7 +150,7 @@ export async function decidePerIp(services: Services, ip: string): Promise<{ hea
     const body = rateLimitExceededBody(decision, docUrl(services.portalUrl, "rate_limit_exceeded"));
     return { headers, refused: new ApiError("rate_limit_exceeded", body.error.message) };
   } catch (err) {
-    services.log.error({ err: (err as Error).message }, "per-IP decision failed");
+    services.log.error({ err, requestId }, "per-IP decision failed");
     return { headers: {}, refused: null };
   }
 }
@@ -193,19 +185,16 @@ function refuse(services: Services, res: ServerResponse, principal: Principal | 
   return { principal, decision, error: new ApiError("rate_limit_exceeded", body.error.message) };
 }
 
-/** Free status calls take nothing from the account's quota but have an allowance of their own. */
-export const STATUS_LIMITS = { burst: 10, perMinute: 120, perDay: 20_000 } as const;
-
 /**
  * For free status calls, in one script execution: the status allowance (windows "status:*" of the
  * account) is counted, and the account's own windows, every endpoint group's included, are read
  * without counting. Admitted, the headers describe the account's windows, as on any other call.
  */
-async function peekDecision(services: Services, principal: Principal): Promise<Decision> {
+async function peekDecision(services: Services, principal: Principal, statusLimits: Limits): Promise<Decision> {
   const d = await timed(services, () =>
     services.limiter.decide({
       identity: `acct:${principal.accountId}`,
-      limits: STATUS_LIMITS,
+      limits: statusLimits,
       scope: "status",
       observe: { limits: principal.limits, endpoints: ENDPOINT_GROUPS },
     }),

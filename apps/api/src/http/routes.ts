@@ -1,18 +1,19 @@
-// Route table derived from the router's OpenAPI meta: the gate needs each call's endpoint group
-// before the procedure runs, and metering labels both surfaces with the same route template.
+// Route table derived from the router's procedure meta (OpenAPI method and path, and the route
+// policy of trpc.ts): the gate needs each call's endpoint group before the procedure runs, the
+// dispatcher its ETag, the OpenAPI document all of it, and metering labels both surfaces with the
+// same route template.
 import type { AnyRouter } from "@trpc/server";
-import type { EndpointGroup } from "@fiskal/limits";
-import type { Meta } from "../trpc.ts";
+import type { Meta, RoutePolicy } from "../trpc.ts";
 
-export interface RouteInfo {
+export interface RouteInfo extends RoutePolicy {
   method: string;
   /** e.g. "/v1/kpd/{code}" */
   path: string;
   /** e.g. "GET /v1/kpd/{code}": the label used by metering and metrics. */
   label: string;
   procedure: string;
-  group?: EndpointGroup;
-  free?: boolean;
+  /** The method /trpc takes the procedure with: GET for a query, POST for a mutation. */
+  trpcMethod: "GET" | "POST";
 }
 
 export interface RouteTable {
@@ -24,17 +25,11 @@ export interface RouteTable {
 
 export function buildRouteTable(router: AnyRouter): RouteTable {
   const all: RouteInfo[] = [];
-  for (const [procedure, proc] of Object.entries(router._def.procedures as Record<string, { _def: { meta?: Meta } }>)) {
-    const openapi = proc._def.meta?.openapi;
+  for (const [procedure, meta, type] of procedureMetas(router)) {
+    const { openapi, group, etag, idempotent, statusLimits } = meta;
     if (!openapi) continue;
-    all.push({
-      method: openapi.method,
-      path: openapi.path,
-      label: `${openapi.method} ${openapi.path}`,
-      procedure,
-      group: proc._def.meta?.group,
-      free: proc._def.meta?.free,
-    });
+    const trpcMethod = type === "query" ? "GET" : "POST";
+    all.push({ method: openapi.method, path: openapi.path, label: `${openapi.method} ${openapi.path}`, procedure, trpcMethod, group, etag, idempotent, statusLimits });
   }
   // Static segments win over parameters: /v1/kpd/search before /v1/kpd/{code}.
   const compiled = all
@@ -60,11 +55,23 @@ export function buildRouteTable(router: AnyRouter): RouteTable {
           for (const [k, v] of Object.entries(m.groups ?? {})) params[k] = safeDecode(v);
           return { route: c.route, params };
         }
-        (allowed ??= []).push(c.route.method);
+        // Several templates may match one path (/v1/kpd/search and /v1/kpd/{code}): each method once.
+        if (!(allowed ??= []).includes(c.route.method)) allowed.push(c.route.method);
       }
       return allowed ? { allowed } : null;
     },
   };
+}
+
+/**
+ * Every procedure of the router with its meta and type, by dotted path ("kpd.get"). Reads
+ * `router._def.procedures` and each procedure's `_def`, internals of @trpc/server (listed in
+ * UPGRADING.md; test/contract.test.ts guards them).
+ */
+export function procedureMetas(router: AnyRouter): [path: string, meta: Meta, type: "query" | "mutation" | "subscription"][] {
+  return Object.entries(router._def.procedures as Record<string, { _def: { meta?: Meta; type: "query" | "mutation" | "subscription" } }>).map(
+    ([path, proc]) => [path, proc._def.meta ?? {}, proc._def.type],
+  );
 }
 
 function safeDecode(v: string): string {

@@ -16,7 +16,7 @@ export interface SecurityHeaderOptions {
   hsts?: boolean;
 }
 
-export function hstsEnabled(opts: SecurityHeaderOptions): boolean {
+function hstsEnabled(opts: SecurityHeaderOptions): boolean {
   if (opts.hsts !== undefined) return opts.hsts;
   const url = opts.apiUrl?.();
   return url !== undefined && /^https:/i.test(url);

@@ -8,24 +8,25 @@ import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import { TRPCError } from "@trpc/server";
 import { getErrorShape } from "@trpc/server/unstable-core-do-not-import";
 import { appRouter } from "../router.ts";
+import { ENV_DEFAULTS } from "../env.ts";
 import { ApiError, describeError, envelope, ERROR_STATUS, INTERNAL_MESSAGE, SERVICE_UNAVAILABLE_RETRY_AFTER_S, setProcessPortalUrl } from "../errors.ts";
+import type { RateRecord } from "@fiskal/usage";
 import type { Services } from "../services.ts";
 import { createCallerFactory, type Context } from "../trpc.ts";
 import { buildRouteTable, type RouteInfo } from "./routes.ts";
 import { clientIp, decidePerIp, runGate, type GateResult } from "./gate.ts";
 import { isJsonContentType, MAX_BODY_BYTES, readJsonBody } from "./body.ts";
 import { buildOpenApiDocument } from "../openapi.ts";
-import { kpdEtag } from "../procedures/kpd/etag.ts";
 import { applySecurityHeaders, securityHeaders, type SecurityHeaderOptions } from "./security-headers.ts";
 import { answerClientErrors, MALFORMED_LABEL } from "./client-errors.ts";
 
-export const routes = buildRouteTable(appRouter);
+const routes = buildRouteTable(appRouter);
 const createCaller = createCallerFactory(appRouter);
 
 // Unique per process start plus a counter: cheap, and unique across instances.
 const idPrefix = "req_" + randomBytes(6).toString("base64url");
 let idCounter = 0;
-export function newRequestId(): string {
+function newRequestId(): string {
   return idPrefix + (idCounter++).toString(36).padStart(6, "0");
 }
 
@@ -47,7 +48,7 @@ function gate(ex: Exchange, opts: Parameters<typeof runGate>[3]): Promise<GateRe
   return ex.gating;
 }
 
-/** Limits of the HTTP listener; see HTTP_DEFAULTS. */
+/** Limits of the HTTP listener; defaults in env.ts (ENV_DEFAULTS). */
 export interface HttpServerOptions {
   /** Connections held at once; a connection beyond it is closed on arrival. */
   maxConnections?: number;
@@ -57,10 +58,10 @@ export interface HttpServerOptions {
   requestTimeoutMs?: number;
 }
 
-export const HTTP_DEFAULTS = {
-  maxConnections: 2_048,
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
+const HTTP_DEFAULTS = {
+  maxConnections: ENV_DEFAULTS.HTTP_MAX_CONNECTIONS,
+  headersTimeoutMs: ENV_DEFAULTS.HTTP_HEADERS_TIMEOUT_MS,
+  requestTimeoutMs: ENV_DEFAULTS.HTTP_REQUEST_TIMEOUT_MS,
   /** An idle keep-alive connection is kept this long (longer than the usual load balancer's 60 s). */
   keepAliveTimeoutMs: 65_000,
 } as const;
@@ -143,7 +144,7 @@ async function failEarly(ex: Exchange, err: ApiError, headers: Record<string, st
   // The gate sets its headers even on a response answered early; it is not decided twice.
   if (ex.gating) await ex.gating.catch(() => null);
   if (!res.hasHeader("X-RateLimit-Limit")) {
-    const perIp = await decidePerIp(services, clientIp(ex.req, services.trustProxyHops));
+    const perIp = await decidePerIp(services, clientIp(ex.req, services.trustProxyHops), ex.requestId);
     if (res.headersSent) return;
     for (const [k, v] of Object.entries(perIp.headers)) res.setHeader(k, v);
   }
@@ -157,7 +158,7 @@ async function failEarly(ex: Exchange, err: ApiError, headers: Record<string, st
  * The request target as origin-form: an absolute-form target (`GET http://host/v1/limits`) is
  * routed by its path and query, exactly like `GET /v1/limits`. Anything else is left as it came.
  */
-export function originForm(target: string): string {
+function originForm(target: string): string {
   if (target.startsWith("/")) return target;
   const m = /^https?:\/\/[^/?#]*(.*)$/i.exec(target);
   if (!m) return target;
@@ -177,7 +178,7 @@ async function handle(ex: Exchange, openApi: () => string) {
   if (req.httpVersion === "1.1" && req.headers.host === undefined) {
     // RFC 9112 §3.2: a 400 — in the envelope, with the address's rate-limit headers.
     ex.label = MALFORMED_LABEL;
-    const perIp = await decidePerIp(services, clientIp(req, services.trustProxyHops));
+    const perIp = await decidePerIp(services, clientIp(req, services.trustProxyHops), ex.requestId);
     for (const [k, v] of Object.entries(perIp.headers)) res.setHeader(k, v);
     res.setHeader("Connection", "close");
     return writeError(ex, perIp.refused ?? new ApiError("malformed_request", "Zahtjev HTTP/1.1 mora imati zaglavlje Host.", { reason: "missing_host" }));
@@ -215,7 +216,7 @@ async function handle(ex: Exchange, openApi: () => string) {
   const route: RouteInfo | null = match && "route" in match ? match.route : null;
   const params = match && "params" in match ? match.params : {};
   ex.label = route?.label ?? `${method} unmatched`;
-  ex.gate = await gate(ex, { group: route?.group, requireAuth: true, free: route?.free });
+  ex.gate = await gate(ex, { group: route?.group, requireAuth: true, statusLimits: route?.statusLimits });
   if (ex.gate.error) return writeError(ex, ex.gate.error);
   if (!route) {
     if (match && "allowed" in match) {
@@ -240,7 +241,7 @@ async function handle(ex: Exchange, openApi: () => string) {
   } else {
     input = { ...queryObject(url, q), ...params };
   }
-  await callProcedure(ex, route, input, route.group === "kpd" ? kpdEtag(services.kpd.version, url) : undefined);
+  await callProcedure(ex, route, input, route.etag?.(services, url));
 }
 
 /**
@@ -286,12 +287,12 @@ async function handleTrpc(ex: Exchange, path: string) {
   const { req, res } = ex;
   const route = routes.byProcedure(path);
   ex.label = route?.label ?? "trpc unmatched";
-  ex.gate = await gate(ex, { group: route?.group, requireAuth: true, free: route?.free });
+  ex.gate = await gate(ex, { group: route?.group, requireAuth: true, statusLimits: route?.statusLimits });
   const method = req.method ?? "GET";
   if (method !== "GET" && method !== "POST") {
     // tRPC takes queries as GET and mutations as POST; it cannot even represent TRACE (the fetch
     // Request it builds refuses it), so every other method is answered here.
-    const allowed = route ? [route.method] : ["GET", "POST"];
+    const allowed = route ? [route.trpcMethod] : ["GET", "POST"];
     res.setHeader("Allow", allowed.join(", "));
     const error = ex.gate.error ?? new ApiError("method_not_allowed", `Metoda ${method} nije podržana na /trpc/${path}.`, { allowed });
     return writeTrpcError(ex, path, error);
@@ -314,9 +315,20 @@ function writeTrpcError(ex: Exchange, path: string, err: ApiError) {
   writeJson(ex.res, ERROR_STATUS[err.code], { error: shape });
 }
 
+/**
+ * The services as a procedure sees them: the same objects, except that `log` is a child logger
+ * carrying the request id, so every line a procedure logs names its request. Made on first use.
+ */
+function requestServices(ex: Exchange): Services {
+  let log: Services["log"] | undefined;
+  return Object.create(ex.services, {
+    log: { get: () => (log ??= ex.services.log.child({ requestId: ex.requestId })), enumerable: true },
+  }) as Services;
+}
+
 function context(ex: Exchange): Context {
   return {
-    services: ex.services,
+    services: requestServices(ex),
     req: ex.req,
     res: ex.res,
     requestId: ex.requestId,
@@ -331,7 +343,7 @@ function etagMatches(header: string | undefined, tag: string): boolean {
   return header.split(",").some((t) => t.trim() === tag || t.trim() === "*");
 }
 
-export function writeError(ex: Pick<Exchange, "res" | "services">, err: ApiError) {
+function writeError(ex: Pick<Exchange, "res" | "services">, err: ApiError) {
   const { res } = ex;
   if (res.headersSent || superseded.has(res)) return;
   for (const [k, v] of Object.entries(err.headers ?? {})) res.setHeader(k, v);
@@ -354,7 +366,7 @@ async function readiness(ex: Exchange) {
     await services.db.$queryRawUnsafe("SELECT 1");
     checks.database = "ok";
   } catch (err) {
-    services.log.error({ err: (err as Error).message }, "readiness: database unreachable");
+    services.log.error({ err, requestId: ex.requestId }, "readiness: database unreachable");
     checks.database = "unreachable";
   }
   checks.limiter = services.limiter.fallbackActive() ? "degraded (local fallback)" : `ok (${services.limiter.store})`;
@@ -381,10 +393,29 @@ function finish(ex: Exchange) {
       durationMs,
       refused: status === 429,
       at: new Date(),
+      rate: gate.decision ? rateRecord(gate.decision, res) : null,
     });
   }
   if (status >= 500) services.log.error({ requestId: ex.requestId, route: ex.label, status }, "request failed");
   else if (services.log.isLevelEnabled("debug")) {
     services.log.debug({ requestId: ex.requestId, route: ex.label, status, ms: Math.round(durationMs * 100) / 100 }, "request");
   }
+}
+
+const RATE_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit", "Retry-After"];
+
+/** The decision and the rate-limit headers the response carried, for the portal's request log. */
+function rateRecord(decision: NonNullable<GateResult["decision"]>, res: ServerResponse): RateRecord {
+  const headers: Record<string, string> = {};
+  for (const name of RATE_HEADERS) {
+    const value = res.getHeader(name);
+    if (value !== undefined) headers[name] = String(value);
+  }
+  return {
+    window: decision.binding.policy,
+    limit: decision.binding.limit,
+    remaining: decision.binding.remaining,
+    retryAfter: decision.allowed ? null : (decision.retryAfterSeconds ?? null),
+    headers,
+  };
 }

@@ -1,6 +1,7 @@
 import type { Metadata, Viewport } from "next";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
+import { ScrollableRegions } from "~/components/ScrollableRegions";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -21,6 +22,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           Preskoči na sadržaj
         </a>
         {children}
+        <ScrollableRegions />
       </body>
     </html>
   );

@@ -3,12 +3,14 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { PlansTable } from "~/components/PlansTable";
 import { PublicHeader } from "~/components/PublicHeader";
+import { landingPath } from "~/lib/auth-messages";
 import { currentSessionOrNull } from "~/server/session";
 
 export const dynamic = "force-dynamic";
 
 export default async function Home() {
-  if (await currentSessionOrNull()) redirect("/dashboard");
+  const session = await currentSessionOrNull();
+  if (session) redirect(landingPath(session.user.role));
   return (
     <>
       <PublicHeader />

@@ -1,67 +1,84 @@
-// Stacked bar chart (admitted + refused) drawn as inline SVG on the server.
-import { labelIndexes, niceScale } from "~/lib/chart";
+// Stacked bar chart (2xx, other, errors, 429) with HTML axes: the labels keep a readable size (12 px)
+// however narrow the screen, and every bar names its period and counts in a tooltip.
+import { niceScale } from "~/lib/chart";
 import { formatInt } from "~/lib/format";
+import css from "./usage.module.css";
 
-export type Bar = { label: string; title: string; admitted: number; refused: number };
+/** `hour`: the local hour of an hourly bar; labels then fall on round hours (0, 2, 4 … or 0, 3, 6 …). */
+export type Bar = { label: string; title: string; ok: number; other: number; errors: number; refused: number; hour?: number };
 
-const W = 560;
-const H = 240;
-const PAD_TOP = 12;
-const PAD_RIGHT = 6;
-const PAD_BOTTOM = 30;
+/** Every how many bars a label fits, for a plot `width` px wide and labels of `chars` characters. */
+function labelEvery(count: number, width: number, chars: number, hourly: boolean): number {
+  const labelPx = chars * 7 + 5;
+  const every = Math.max(1, Math.ceil(labelPx / (width / Math.max(1, count))));
+  return hourly ? ([1, 2, 3, 4, 6, 12].find((d) => d >= every) ?? 24) : every;
+}
 
-export function BarChart({ bars, caption, maxLabels = 10, testId }: { bars: Bar[]; caption: string; maxLabels?: number; testId?: string }) {
-  const totals = bars.map((b) => b.admitted + b.refused);
+export function BarChart({ bars, caption, note, testId }: { bars: Bar[]; caption: string; note?: string; testId?: string }) {
+  const totals = bars.map((b) => b.ok + b.other + b.errors + b.refused);
   const scale = niceScale(Math.max(0, ...totals));
-  // Room for the widest y-axis label (about 8 px per character at 13 px).
-  const PAD = { top: PAD_TOP, right: PAD_RIGHT, bottom: PAD_BOTTOM, left: 14 + 8 * formatInt(scale.max).length };
-  const innerW = W - PAD.left - PAD.right;
-  const innerH = H - PAD.top - PAD.bottom;
-  const slot = innerW / Math.max(1, bars.length);
-  const barW = Math.max(2, slot * 0.68);
-  const y = (v: number) => PAD.top + innerH - (v / scale.max) * innerH;
-  const shown = labelIndexes(bars.length, maxLabels);
   const total = totals.reduce((a, b) => a + b, 0);
+  const n = Math.max(1, bars.length);
+  const chars = Math.max(1, ...bars.map((b) => b.label.length));
+  // The plot is about 560 px wide or more on a wide screen, about 290 px on a 390 px phone.
+  const hourly = bars.every((b) => b.hour !== undefined);
+  const every = labelEvery(n, 560, chars, hourly);
+  const everyNarrow = labelEvery(n, 290, chars, hourly);
+  const h = (v: number) => (v / scale.max) * 100;
 
   return (
-    <figure style={{ margin: 0 }} data-testid={testId}>
-      <svg className="chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${caption}: ukupno ${formatInt(total)} zahtjeva`}>
-        {scale.ticks.map((t) => (
-          <g key={t}>
-            <line className="grid-line" x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} />
-            <text className="axis-label" x={PAD.left - 8} y={y(t) + 4} textAnchor="end">
+    <figure className={css.figure} data-testid={testId}>
+      <div className={css.plot}>
+        <div className={css.yaxis} aria-hidden="true">
+          {scale.ticks.map((t) => (
+            <span key={t} style={{ bottom: `${(t / scale.max) * 100}%` }}>
               {formatInt(t)}
-            </text>
-          </g>
-        ))}
+            </span>
+          ))}
+        </div>
+        <svg className={css.bars} viewBox={`0 0 ${n} 100`} preserveAspectRatio="none" role="img" aria-label={`${caption}: ukupno ${formatInt(total)} zahtjeva`}>
+          {scale.ticks.map((t) => (
+            <line key={t} x1={0} x2={n} y1={100 - h(t)} y2={100 - h(t)} />
+          ))}
+          {bars.map((b, i) => {
+            let y = 100;
+            const seg = (v: number, cls: string | undefined) => {
+              if (v <= 0) return null;
+              y -= h(v);
+              return <rect key={cls} className={cls} x={i + 0.16} width={0.68} y={y} height={h(v)} />;
+            };
+            return (
+              <g key={i} data-testid="chart-bar" data-total={totals[i]}>
+                <title>{`${b.title}: ${formatInt(totals[i]!)} zahtjeva — ${formatInt(b.ok)} uspješnih (2xx), ${formatInt(b.other)} ostalih (3xx), ${formatInt(b.errors)} grešaka (4xx/5xx), ${formatInt(b.refused)} odbijenih (429)`}</title>
+                <rect className={css.hit} x={i} width={1} y={0} height={100} />
+                {seg(b.ok, css.ok)}
+                {seg(b.other, css.other)}
+                {seg(b.errors, css.errors)}
+                {seg(b.refused, css.refused)}
+              </g>
+            );
+          })}
+        </svg>
+      </div>
+      <div className={css.xaxis} aria-hidden="true" data-testid="chart-x-labels">
         {bars.map((b, i) => {
-          const x = PAD.left + i * slot + (slot - barW) / 2;
-          const hOk = (b.admitted / scale.max) * innerH;
-          const hRef = (b.refused / scale.max) * innerH;
-          const base = PAD.top + innerH;
+          // Hourly: round hours; daily: counted back from the latest day, which is always labelled.
+          const pos = hourly ? b.hour! : bars.length - 1 - i;
+          const show = pos % every === 0;
+          const narrow = pos % everyNarrow === 0;
           return (
-            <g key={b.label + i} className="slot">
-              <title>{`${b.title}: ${formatInt(b.admitted)} propušteno, ${formatInt(b.refused)} odbijeno (429)`}</title>
-              <rect className="bar-hit" x={PAD.left + i * slot} y={PAD.top} width={slot} height={innerH} />
-              {hOk > 0 ? <rect className="bar-ok" x={x} y={base - hOk} width={barW} height={hOk} rx={Math.min(2, barW / 3)} /> : null}
-              {hRef > 0 ? <rect className="bar-refused" x={x} y={base - hOk - hRef} width={barW} height={hRef} rx={Math.min(2, barW / 3)} /> : null}
-              {shown.has(i) ? (
-                <text
-                  className="axis-label"
-                  x={i === bars.length - 1 && slot < 30 ? W - PAD.right : PAD.left + i * slot + slot / 2}
-                  y={H - 8}
-                  textAnchor={i === bars.length - 1 && slot < 30 ? "end" : "middle"}
-                >
-                  {b.label}
-                </text>
-              ) : null}
-            </g>
+            <span key={i} className={show && !narrow ? css.wideOnly : undefined}>
+              {show ? b.label : ""}
+            </span>
           );
         })}
-      </svg>
-      <figcaption className="legend" style={{ marginTop: 6 }}>
-        <span>Propušteni</span>
-        <span className="refused">Odbijeni (429)</span>
+      </div>
+      {note ? <p className={css.axisNote}>{note}</p> : null}
+      <figcaption className={css.legend}>
+        <span className={css.lOk}>Uspješni (2xx)</span>
+        <span className={css.lOther}>Ostali (3xx, npr. 304)</span>
+        <span className={css.lErrors}>Greške (4xx, 5xx)</span>
+        <span className={css.lRefused}>Odbijeni zbog ograničenja (429)</span>
       </figcaption>
     </figure>
   );

@@ -1,13 +1,15 @@
 "use client";
 import { useState } from "react";
 
-export function CopyButton({ text, label = "Kopiraj", testId }: { text: string; label?: string; testId?: string }) {
+/** `name` is the accessible name when several buttons share a visible label; it starts with that label. */
+export function CopyButton({ text, label = "Kopiraj", testId, name }: { text: string; label?: string; testId?: string; name?: string }) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   return (
     <button
       type="button"
       className="btn secondary small"
       data-testid={testId}
+      aria-label={state === "idle" ? name : undefined}
       onClick={async () => {
         try {
           await navigator.clipboard.writeText(text);

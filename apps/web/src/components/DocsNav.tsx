@@ -20,7 +20,7 @@ const SECTIONS = [
 export function DocsNav() {
   const pathname = usePathname();
   return (
-    <nav className="docs-nav" aria-label="Dokumentacija">
+    <nav className="docs-nav" aria-label="Sadržaj dokumentacije">
       <div className="nav-section">Dokumentacija</div>
       {SECTIONS.map((s) => (
         <div key={s.href} style={{ display: "flex", flexDirection: "column" }}>

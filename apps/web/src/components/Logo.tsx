@@ -15,10 +15,12 @@ export function LogoMark({ size = 26 }: { size?: number }) {
 
 export function Logo({ href = "/", tagline }: { href?: string; tagline?: string }) {
   return (
-    <Link href={href} className="brand" aria-label="Fiskal — početna">
+    <Link href={href} className="brand">
       <LogoMark />
       <span>Fiskal</span>
       {tagline ? <small>{tagline}</small> : null}
+      {/* the name read out starts with the visible text, then says where the link leads */}
+      <span className="sr-only"> — početna stranica</span>
     </Link>
   );
 }

@@ -8,7 +8,7 @@ export async function PublicHeader({ active }: { active?: "limits" | "api" }) {
     <header className="topbar">
       <div className="topbar-inner">
         <Logo />
-        <nav aria-label="Dokumentacija">
+        <nav aria-label="Glavna navigacija">
           <Link href="/docs/rate-limits" aria-current={active === "limits" ? "page" : undefined}>
             Ograničenja zahtjeva
           </Link>

@@ -22,3 +22,24 @@ export function safeCallbackPath(raw: string | undefined): string {
     return "/dashboard";
   }
 }
+
+/** The portal's signed-in areas; everything else (landing, sign-in, docs, API routes) is public. */
+const SIGNED_IN_AREAS = ["/dashboard", "/keys", "/plan", "/webhooks", "/audit", "/certificates", "/admin"];
+
+export function requiresSession(pathname: string): boolean {
+  return SIGNED_IN_AREAS.some((area) => pathname === area || pathname.startsWith(`${area}/`));
+}
+
+/** Sign-in that returns to `path` afterwards (path and query of a portal page). */
+export function loginPath(path: string): string {
+  const back = safeCallbackPath(path);
+  return back === "/dashboard" && path !== "/dashboard" ? "/login" : `/login?callbackUrl=${encodeURIComponent(back)}`;
+}
+
+/** Request header the proxy sets to the path and query asked for, so a redirect to sign-in can come back. */
+export const REQUEST_PATH_HEADER = "x-fiskal-path";
+
+/** Where a sign-in without a page to return to lands: operators on their admin area. */
+export function landingPath(role: string | undefined): string {
+  return role === "OPERATOR" ? "/admin" : "/dashboard";
+}

@@ -2,6 +2,8 @@
 // read from X-Forwarded-For, counting `trustedHops` entries from the right: each trusted proxy
 // appends the address it saw, and `next start` itself fills the header with the socket address
 // when it is absent. Entries further left were written by the client and prove nothing.
+import { forwardedClientIp } from "@fiskal/limits";
+
 type HeaderSource = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
 
 function read(headers: HeaderSource, name: string): string | undefined {
@@ -14,10 +16,6 @@ function read(headers: HeaderSource, name: string): string | undefined {
 
 export function clientIp(headers: HeaderSource | undefined, trustedHops = 1): string {
   if (!headers) return "unknown";
-  const hops = (read(headers, "x-forwarded-for") ?? "")
-    .split(",")
-    .map((h) => h.trim())
-    .filter(Boolean);
-  if (hops.length === 0) return "unknown";
-  return hops[Math.max(0, hops.length - Math.max(1, trustedHops))]!;
+  // The rule (which entry counts, and that it must be an IP address) is shared with the API.
+  return forwardedClientIp(read(headers, "x-forwarded-for"), Math.max(1, trustedHops)) ?? "unknown";
 }

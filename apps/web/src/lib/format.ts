@@ -99,4 +99,5 @@ export const UPGRADE_STATUS_LABELS: Record<string, string> = {
   PENDING: "Na čekanju",
   APPROVED: "Odobreno",
   REJECTED: "Odbijeno",
+  CANCELLED: "Otkazano",
 };

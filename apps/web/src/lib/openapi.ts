@@ -1,5 +1,6 @@
 // Turns an OpenAPI 3.1 document into plain data the API reference page renders.
 import { z } from "zod";
+import { stavki } from "./plural";
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
@@ -215,8 +216,8 @@ export function constraintsOf(schema: JsonSchema | undefined): string[] {
   if (schema.maxLength !== undefined) out.push(`maks. duljina ${schema.maxLength}`);
   if (schema.minimum !== undefined) out.push(`≥ ${schema.minimum}`);
   if (schema.maximum !== undefined) out.push(`≤ ${schema.maximum}`);
-  if (schema.minItems !== undefined) out.push(`min. ${schema.minItems} stavki`);
-  if (schema.maxItems !== undefined) out.push(`maks. ${schema.maxItems} stavki`);
+  if (schema.minItems !== undefined) out.push(`min. ${schema.minItems} ${stavki(schema.minItems)}`);
+  if (schema.maxItems !== undefined) out.push(`maks. ${schema.maxItems} ${stavki(schema.maxItems)}`);
   if (schema.pattern) out.push(`uzorak ${schema.pattern}`);
   if (schema.default !== undefined) out.push(`zadano ${JSON.stringify(schema.default)}`);
   return out;

@@ -8,6 +8,7 @@ import { env } from "~/env";
 import { clientIp } from "~/lib/client-ip";
 import { isHttps } from "~/lib/security-headers";
 import { db } from "~/server/db";
+import { logError, requestIdOf } from "~/server/log";
 import { checkLoginAttempt, loginRefusedMessage } from "~/server/login-limits";
 import { INVALID_CREDENTIALS, SIGN_IN_UNAVAILABLE } from "~/lib/auth-messages";
 
@@ -60,7 +61,7 @@ export function authOptions(): NextAuthOptions {
               outcome = user && valid ? { ok: true, user } : { ok: false, message: INVALID_CREDENTIALS };
             }
           } catch (err) {
-            console.error("sign-in failed:", (err as Error).message);
+            logError("sign-in failed", err, requestIdOf(req?.headers));
             outcome = { ok: false, message: SIGN_IN_UNAVAILABLE };
           }
           if (!outcome.ok) throw new Error(outcome.message);

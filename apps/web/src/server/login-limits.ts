@@ -16,7 +16,11 @@ const holder = globalThis as typeof globalThis & { __fiskalLoginLimiter?: RateLi
 
 /** The portal's limiter (sign-in, sign-up, webhook sends), one per process. */
 export function portalLimiter(): RateLimiter {
-  holder.__fiskalLoginLimiter ??= createRateLimiter({ store: env().limiterStore, prefix: `${env().rateLimitPrefix}:portal` });
+  holder.__fiskalLoginLimiter ??= createRateLimiter({
+    store: env().limiterStore,
+    prefix: `${env().rateLimitPrefix}:portal`,
+    redisTimeoutMs: env().rateLimitStoreTimeoutMs,
+  });
   return holder.__fiskalLoginLimiter;
 }
 

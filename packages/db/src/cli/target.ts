@@ -24,7 +24,7 @@ export async function openTarget(): Promise<{ url: string; label: string; close(
 }
 
 /** Connection strings may carry a password; never print it. */
-export function redact(url: string): string {
+function redact(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = "***";

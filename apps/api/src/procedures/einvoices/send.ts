@@ -4,18 +4,23 @@
 // written or sent; (2) the e-invoice is committed as "pending" with its UBL, message id and request;
 // (3) the intermediary is called; (4) its answer is stored in the step that completes the e-invoice
 // and the Idempotency-Key record — or, if the database refuses, journaled on disk for the reconciler.
-// A pending e-invoice number is never sent again: it is being sent, or its answer was lost.
+// A pending e-invoice number is never sent again: it is being sent, or its answer was lost. A number
+// the intermediary rejected is kept with the refused document and the rule ids, and is free again.
 import { randomUUID } from "node:crypto";
 import { Prisma, type EInvoice } from "@fiskal/db";
 import {
   amountProblem,
   buildUbl,
+  documentBuyerVatId,
+  documentTotals,
   EINVOICE_FIRST_DATE,
+  formatMoney,
   IntermediaryError,
   issueDateProblem,
   laterDateProblem,
   validateEInvoice,
   type EInvoiceInput,
+  type VatCategory,
 } from "@fiskal/fiscal";
 import { ApiError } from "../../errors.ts";
 import { STALE_PENDING_MS, withIdempotency, type IdempotencyControl } from "../../idempotency.ts";
@@ -25,30 +30,72 @@ import { EInvoiceSchema, SendEInvoiceInput, toEInvoice, type EInvoiceOut } from 
 
 type ApiContext = Context & { principal: Principal };
 
-function toDomain(i: SendEInvoiceInput): EInvoiceInput {
-  const party = (p: SendEInvoiceInput["buyer"]) => ({
-    oib: p.oib,
-    name: p.name,
-    address: p.address && { street: p.address.street, city: p.address.city, postalCode: p.address.postal_code, country: p.address.country },
+const zagrebTime = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Zagreb", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+
+/** HH:mm:ss of `now` in Zagreb: the issue time of a request that names none. */
+function receivedAt(now: Date): string {
+  return zagrebTime.format(now);
+}
+
+/** The request in the model of @fiskal/fiscal; `issueTime` is the one given (HH:mm → HH:mm:00) or the time of receipt. */
+export function toDomain(i: SendEInvoiceInput, now: Date = new Date()): EInvoiceInput {
+  const address = (a: SendEInvoiceInput["buyer"]["address"]) => a && { street: a.street, city: a.city, postalCode: a.postal_code, country: a.country };
+  const tax = (t: { vat_category?: VatCategory; vat_rate?: string; exemption_reason?: string; exemption_reason_code?: string }) => ({
+    vatCategory: t.vat_category,
+    vatRate: t.vat_rate,
+    exemptionReason: t.exemption_reason,
+    exemptionReasonCode: t.exemption_reason_code,
   });
+  const allowanceCharge = (a: NonNullable<SendEInvoiceInput["allowances"]>[number]) => ({ amount: a.amount, reason: a.reason, reasonCode: a.reason_code, ...tax(a) });
+  const time = i.issue_time === undefined ? receivedAt(now) : i.issue_time.length === 5 ? `${i.issue_time}:00` : i.issue_time;
   return {
+    documentType: i.document_type,
     number: i.number,
     issueDate: i.issue_date,
+    issueTime: time,
     dueDate: i.due_date,
+    processType: i.process_type,
     currency: i.currency,
-    seller: { ...party(i.seller), iban: i.seller.iban },
-    buyer: party(i.buyer),
+    copy: i.copy,
+    note: i.note,
+    seller: {
+      oib: i.seller.oib,
+      name: i.seller.name,
+      address: address(i.seller.address),
+      endpoint: i.seller.endpoint,
+      vatId: i.seller.vat_id,
+      inVatSystem: i.seller.in_vat_system,
+      iban: i.seller.iban,
+      legalForm: i.seller.legal_form,
+    },
+    buyer: { oib: i.buyer.oib, name: i.buyer.name, address: address(i.buyer.address), endpoint: i.buyer.endpoint, vatId: i.buyer.vat_id },
+    operator: i.operator,
+    billingReferences: i.billing_references?.map((r) => ({ number: r.number, issueDate: r.issue_date, description: r.description })),
+    delivery: i.delivery && { date: i.delivery.date, address: address(i.delivery.address) },
+    payment: i.payment && { meansCode: i.payment.means_code, iban: i.payment.iban, reference: i.payment.reference, note: i.payment.note, terms: i.payment.terms },
+    allowances: i.allowances?.map(allowanceCharge),
+    charges: i.charges?.map(allowanceCharge),
     lines: i.lines.map((l) => ({
       description: l.description,
       quantity: l.quantity,
       unit: l.unit,
       unitPrice: l.unit_price,
-      vatRate: l.vat_rate,
       kpd: l.kpd,
       lineTotal: l.line_total,
+      note: l.note,
+      ...tax(l),
     })),
-    totals: i.totals,
-    note: i.note,
+    totals: {
+      net: i.totals.net,
+      vat: i.totals.vat,
+      gross: i.totals.gross,
+      lineTotal: i.totals.line_total,
+      allowances: i.totals.allowances,
+      charges: i.totals.charges,
+      prepaid: i.totals.prepaid,
+      payable: i.totals.payable,
+      vatBreakdown: i.totals.vat_breakdown?.map((g) => ({ category: g.category, rate: g.rate, taxableAmount: g.taxable_amount, taxAmount: g.tax_amount })),
+    },
   };
 }
 
@@ -57,16 +104,18 @@ function toSnakePath(path: string): string {
   return path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
+type Problem = { path: string; message: string; rule?: string };
+
 /** Every problem that can be found without the intermediary; nothing is written or sent while there is one. */
-function eInvoiceProblems(input: SendEInvoiceInput, kpd: Context["services"]["kpd"], now: Date = new Date()): { path: string; message: string }[] {
-  const problems = validateEInvoice(toDomain(input), kpd).map((p) => ({ path: toSnakePath(p.path), message: p.message }));
+function eInvoiceProblems(input: SendEInvoiceInput, domain: EInvoiceInput, kpd: Context["services"]["kpd"], now: Date = new Date()): Problem[] {
+  const problems: Problem[] = validateEInvoice(domain, kpd).map((p) => ({ ...p, path: toSnakePath(p.path) }));
   // Dates and amounts the law and the database allow, unless the field already has a problem.
   const add = (path: string, message: string | null) => {
     if (message && !problems.some((p) => p.path === path)) problems.push({ path, message });
   };
   add("issue_date", issueDateProblem(input.issue_date, now, EINVOICE_FIRST_DATE));
   if (input.due_date !== undefined) add("due_date", laterDateProblem(input.due_date, "Datum dospijeća"));
-  for (const k of ["net", "vat", "gross"] as const) add(`totals.${k}`, amountProblem(input.totals[k]));
+  for (const k of ["net", "vat", "gross", "prepaid", "payable"] as const) if (input.totals[k] !== undefined) add(`totals.${k}`, amountProblem(input.totals[k]));
   input.lines.forEach((line, i) => add(`lines[${i}].line_total`, amountProblem(line.line_total)));
   return problems;
 }
@@ -97,63 +146,87 @@ async function eInvoiceTaken(ctx: ApiContext, row: EInvoice, label: string): Pro
   );
 }
 
-async function sendDocument(ctx: ApiContext, input: SendEInvoiceInput, control: IdempotencyControl): Promise<EInvoiceOut> {
+async function sendDocument(ctx: ApiContext, input: SendEInvoiceInput, domain: EInvoiceInput, control: IdempotencyControl): Promise<EInvoiceOut> {
   const { db, intermediary, log } = ctx.services;
   const accountId = ctx.principal.accountId;
-  const ubl = buildUbl(toDomain(input));
+  const ubl = buildUbl(domain);
   const label = `E-račun ${input.number} izdavatelja ${input.seller.oib}`;
   const messageId = randomUUID();
+  const totals = documentTotals(domain);
+  const data = {
+    documentType: domain.documentType ?? "380",
+    sellerOib: input.seller.oib,
+    buyerOib: input.buyer.oib ?? null,
+    buyerVatId: documentBuyerVatId(domain),
+    issueDate: input.issue_date,
+    issueTime: domain.issueTime,
+    currency: input.currency,
+    totalNet: new Prisma.Decimal(formatMoney(totals.net)),
+    totalTax: new Prisma.Decimal(formatMoney(totals.vat)),
+    totalGross: new Prisma.Decimal(formatMoney(totals.gross)),
+    totalPayable: new Prisma.Decimal(formatMoney(totals.payable)),
+    ubl,
+    status: "pending",
+    messageId,
+    idempotencyRecordId: control.recordId ?? null,
+    request: input as Prisma.InputJsonValue,
+    rejection: Prisma.DbNull,
+  };
 
   // 1. Recorded and committed before the intermediary hears of it. The unique number makes
-  //    concurrent sends of one e-invoice meet here: one row wins, the others get 409.
+  //    concurrent sends of one e-invoice meet here: one row wins, the others get 409. A number whose
+  //    last document the intermediary rejected is free again: that row takes the new document.
   let pending: EInvoice;
   try {
-    pending = await db.eInvoice.create({
-      data: {
-        accountId,
-        number: input.number,
-        sellerOib: input.seller.oib,
-        buyerOib: input.buyer.oib,
-        issueDate: input.issue_date,
-        currency: input.currency,
-        totalNet: new Prisma.Decimal(input.totals.net),
-        totalTax: new Prisma.Decimal(input.totals.vat),
-        totalGross: new Prisma.Decimal(input.totals.gross),
-        ubl,
-        status: "pending",
-        messageId,
-        idempotencyRecordId: control.recordId ?? null,
-        request: input as Prisma.InputJsonValue,
-      },
-    });
+    pending = await db.eInvoice.create({ data: { accountId, number: input.number, ...data } });
   } catch (err) {
     if (!(err instanceof Prisma.PrismaClientKnownRequestError) || err.code !== "P2002") throw err;
-    const taken = await db.eInvoice.findUnique({
-      where: { accountId_sellerOib_number: { accountId, sellerOib: input.seller.oib, number: input.number } },
-    });
+    const where = { accountId_sellerOib_number: { accountId, sellerOib: input.seller.oib, number: input.number } };
+    const taken = await db.eInvoice.findUnique({ where });
     if (!taken) {
-      throw new ApiError("conflict", `${label} upravo se šalje; ponovite za trenutak.`, { reason: "in_progress" }, { "Retry-After": "1" }).toTRPC();
+      throw new ApiError("conflict", `${label} upravo se šalje; ponovite za trenutak.`, { reason: "in_progress" }, { "Retry-After": "1" });
     }
-    throw (await eInvoiceTaken(ctx, taken, label)).toTRPC();
+    if (taken.status !== "rejected") throw (await eInvoiceTaken(ctx, taken, label));
+    const { count } = await db.eInvoice.updateMany({ where: { id: taken.id, status: "rejected" }, data: { ...data, intermediaryId: null, sentAt: null, createdAt: new Date() } });
+    if (count === 0) {
+      throw new ApiError("conflict", `${label} upravo se šalje; ponovite za trenutak.`, { reason: "in_progress", id: taken.id }, { "Retry-After": "1" });
+    }
+    pending = (await db.eInvoice.findUniqueOrThrow({ where: { id: taken.id } }));
   }
 
   // 2. The call (short throttling waits resend the same message id, which the intermediary deduplicates).
   let sent: { id: string; status: "accepted" | "queued" };
   try {
-    sent = await sendWithRetry(() => intermediary.send({ ubl, sellerOib: input.seller.oib, buyerOib: input.buyer.oib, messageId }));
+    sent = await sendWithRetry(() => intermediary.send({ ubl, sellerOib: input.seller.oib, buyerOib: input.buyer.oib, buyerEndpoint: domain.buyer.endpoint, messageId }));
   } catch (err) {
+    if (err instanceof IntermediaryError && err.kind === "rejected") {
+      // The intermediary refused the document: it holds nothing. The row keeps the document and the
+      // reasons (GET shows them); the number may be sent again with a corrected document.
+      const rejection = { message: err.message, rules: err.rules };
+      await db.eInvoice
+        .updateMany({ where: { id: pending.id, status: "pending" }, data: { status: "rejected", rejection } })
+        .catch((storeErr: unknown) => {
+          control.committed();
+          log.error({ accountId, number: input.number, id: pending.id, err: storeErr }, "rejected e-invoice stays pending");
+        });
+      throw new ApiError(
+        "validation_error",
+        `Posrednik je odbio ${label.charAt(0).toLowerCase()}${label.slice(1)} (id ${pending.id}): ${err.message}. Dokument i razlozi spremljeni su (GET /v1/einvoices/${pending.id}); ispravljeni e-račun možete poslati pod istim brojem.`,
+        (err.rules.length ? err.rules : ["intermediary"]).map((rule) => ({ path: "", rule, message: err.message })),
+      );
+    }
     if (err instanceof ApiError) {
-      // The intermediary refused or throttled: it holds nothing, so the number is free for a retry.
+      // The intermediary throttled or is unavailable: it holds nothing, so the number is free for a retry.
       await db.eInvoice.deleteMany({ where: { id: pending.id, status: "pending" } }).catch((deleteErr: unknown) => {
         control.committed();
-        log.error({ accountId, number: input.number, id: pending.id, err: (deleteErr as Error).message }, "refused e-invoice stays pending");
+        log.error({ accountId, number: input.number, id: pending.id, err: deleteErr }, "refused e-invoice stays pending");
       });
-      throw err.toTRPC();
+      throw err;
     }
     // No answer (connection lost, timeout): the intermediary may have the document. It stays
     // pending and is not sent again; the key stays taken.
     control.committed();
-    log.error({ accountId, number: input.number, id: pending.id, messageId, err: (err as Error).message }, "no answer from the intermediary; the e-invoice stays pending");
+    log.error({ accountId, number: input.number, id: pending.id, messageId, err }, "no answer from the intermediary; the e-invoice stays pending");
     throw err;
   }
   control.committed();
@@ -178,34 +251,40 @@ async function sendDocument(ctx: ApiContext, input: SendEInvoiceInput, control: 
 export const sendEInvoice = apiKeyProcedure
   .meta({
     group: "einvoice",
+    idempotent: true,
     openapi: {
       method: "POST",
       path: "/v1/einvoices/send",
       tags: ["einvoices"],
       summary: "Slanje B2B e-računa (UBL 2.1, HR CIUS) putem posrednika",
-      description: "Svaka stavka treba KPD šifru razine 5, OIB-ovi moraju biti ispravni, a zbrojevi se moraju slagati. Pošaljite zaglavlje Idempotency-Key.",
+      description:
+        "Račun (380), odobrenje (381), korektivni račun (384) ili račun za predujam (386) sa svim kategorijama PDV-a (S, Z, E, AE, K, G, O), " +
+        "popustima i troškovima, operaterom i vremenom izdavanja. Nepoznato polje je pogreška 400 koja ga imenuje. Prije slanja API provjerava " +
+        "pravila EN 16931 i HR CIUS koja se mogu provjeriti iz zahtjeva i vraća ih kao validation_error s oznakom pravila (rule, npr. BR-S-08). " +
+        "Zbrojeve izračunava izdavatelj; API ih provjerava. Pošaljite zaglavlje Idempotency-Key.",
       protect: true,
     },
   })
   .input(SendEInvoiceInput)
   .output(EInvoiceSchema)
   .mutation(async ({ input, ctx }) => {
-    const problems = eInvoiceProblems(input, ctx.services.kpd);
-    if (problems.length) throw new ApiError("validation_error", "E-račun nije ispravan.", problems).toTRPC();
-    return withIdempotency(ctx, "einvoice.send", input, (control) => sendDocument(ctx, input, control));
+    const now = new Date();
+    const domain = toDomain(input, now);
+    const problems = eInvoiceProblems(input, domain, ctx.services.kpd, now);
+    if (problems.length) throw new ApiError("validation_error", "E-račun nije ispravan.", problems);
+    return withIdempotency(ctx, "einvoice.send", input, (control) => sendDocument(ctx, input, domain, control));
   });
 
 /**
  * The intermediary throttles; short waits are absorbed here, longer ones are the client's to take.
- * An answer of the intermediary without a document id becomes an ApiError; anything else is rethrown.
+ * A rejection is rethrown as it is (the caller records it); throttling and outages become an ApiError.
  */
 async function sendWithRetry<T>(send: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await send();
     } catch (err) {
-      if (!(err instanceof IntermediaryError)) throw err;
-      if (err.kind === "rejected") throw new ApiError("validation_error", `Posrednik je odbio e-račun: ${err.message}`);
+      if (!(err instanceof IntermediaryError) || err.kind === "rejected") throw err;
       const wait = err.retryAfterSeconds ?? 1;
       if (err.kind === "throttled" && attempt < 2 && wait <= 2) {
         await new Promise((r) => setTimeout(r, wait * 1000));

@@ -6,59 +6,87 @@
 // the Idempotency-Key record — or, if the database refuses, journaled on disk for the reconciler.
 // A pending receipt number is never sent again: it is being fiscalized, or its answer was lost.
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import { Prisma, type Invoice } from "@fiskal/db";
-import { amountProblem, computeZki, generateTestCertificate, isValidOib, issueTimeProblem, TaxAuthorityError, type Receipt } from "@fiskal/fiscal";
+import { computeZki, formatMoney, formatRate, parseMoney, receiptProblems, TaxAuthorityError, toRacunType, type Receipt } from "@fiskal/fiscal";
 import { ApiError } from "../../errors.ts";
 import { STALE_PENDING_MS, withIdempotency, type IdempotencyControl } from "../../idempotency.ts";
 import { keepAnswer } from "../../journal.ts";
+import { deferReceipt } from "../../resubmit.ts";
 import { apiKeyProcedure, type Context, type Principal } from "../../trpc.ts";
-import { InvoiceSchema, Money, Oib, toInvoice, type InvoiceOut } from "./schemas.ts";
+import { signingCertificate } from "../certificates/store.ts";
+import { FiscalizeInput, InvoiceSchema, toInvoice, type InvoiceOut, type StoredAmounts } from "./schemas.ts";
 
-const FiscalizeInput = z.object({
-  oib: Oib.describe("OIB izdavatelja."),
-  issued_at: z.iso.datetime({ offset: true }).describe("Vrijeme izdavanja računa (ISO 8601)."),
-  number: z.string().regex(/^\d{1,20}$/, "Broj računa su znamenke.").describe("Redni broj računa."),
-  premises: z.string().regex(/^[0-9A-Za-z]{1,20}$/, "Oznaka poslovnog prostora: do 20 slova i znamenki."),
-  device: z.string().regex(/^\d{1,20}$/, "Oznaka naplatnog uređaja su znamenke."),
-  total: Money,
-  payment_method: z.enum(["G", "K", "C", "T", "O"]).describe("G gotovina, K kartica, C ček, T transakcijski račun, O ostalo."),
-  vat: z.array(z.object({ rate: z.string().regex(/^\d{1,2}(\.\d{1,2})?$/), base: Money, amount: Money })).max(20).optional(),
-  operator_oib: Oib.optional(),
-});
-type FiscalizeInput = z.infer<typeof FiscalizeInput>;
 type ApiContext = Context & { principal: Principal };
+type Problem = { path: string; message: string };
 
-/** Every problem that can be found without the tax authority; nothing is written or sent while there is one. */
-function receiptProblems(input: FiscalizeInput, now: Date = new Date()): { path: string; message: string }[] {
-  const problems: { path: string; message: string }[] = [];
-  const add = (path: string, message: string | null) => message && problems.push({ path, message });
-  if (!isValidOib(input.oib)) add("oib", "OIB nema ispravnu kontrolnu znamenku.");
-  if (input.operator_oib && !isValidOib(input.operator_oib)) add("operator_oib", "OIB nema ispravnu kontrolnu znamenku.");
-  add("issued_at", issueTimeProblem(new Date(input.issued_at), now));
-  add("total", amountProblem(input.total));
-  for (const [i, v] of (input.vat ?? []).entries()) {
-    add(`vat.${i}.base`, amountProblem(v.base));
-    add(`vat.${i}.amount`, amountProblem(v.amount));
-  }
-  return problems;
+/**
+ * The receipt in the domain's names. NakDost (late delivery) is the system's to set, never the
+ * request's: true only for a re-entered paragon receipt (issued to the buyer without a JIR).
+ */
+function toReceipt(input: FiscalizeInput): Receipt {
+  return {
+    oib: input.oib,
+    issuedAt: new Date(input.issued_at),
+    number: input.number,
+    premises: input.premises,
+    device: input.device,
+    total: input.total,
+    paymentMethod: input.payment_method,
+    operatorOib: input.operator_oib,
+    vatRegistered: input.vat_registered,
+    sequence: input.sequence,
+    lateDelivery: input.paragon_number !== undefined,
+    vat: input.vat,
+    consumptionTax: input.consumption_tax,
+    otherTaxes: input.other_taxes,
+    exemptAmount: input.exempt_amount,
+    marginAmount: input.margin_amount,
+    notTaxableAmount: input.not_taxable_amount,
+    fees: input.fees,
+    buyerOib: input.buyer_oib,
+    paragonNumber: input.paragon_number,
+    specialPurpose: input.special_purpose,
+  };
 }
 
-async function certificateFor(ctx: ApiContext, accountId: string, oib: string, name: string) {
-  const { db } = ctx.services;
-  const existing = await db.certificate.findUnique({ where: { accountId } });
-  if (existing) return existing;
-  const cert = generateTestCertificate({ oib, name });
-  try {
-    return await db.certificate.create({
-      data: { accountId, subject: cert.subject, certPem: cert.certPem, keyPem: cert.keyPem, notAfter: cert.notAfter, test: true },
-    });
-  } catch (err) {
-    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
-      return db.certificate.findUniqueOrThrow({ where: { accountId } });
-    }
-    throw err;
+/** Taxes, fees and special amounts as stored and returned: rates and amounts with 2 decimals. */
+function storedAmounts(input: FiscalizeInput): StoredAmounts {
+  const money = (v: string) => formatMoney(parseMoney(v));
+  const line = (l: { rate: string; base: string; amount: string }) => ({ rate: formatRate(l.rate), base: money(l.base), amount: money(l.amount) });
+  return {
+    ...(input.vat ? { vat: input.vat.map(line) } : {}),
+    ...(input.consumption_tax ? { consumption_tax: input.consumption_tax.map(line) } : {}),
+    ...(input.other_taxes ? { other_taxes: input.other_taxes.map((t) => ({ name: t.name, ...line(t) })) } : {}),
+    ...(input.exempt_amount !== undefined ? { exempt_amount: money(input.exempt_amount) } : {}),
+    ...(input.margin_amount !== undefined ? { margin_amount: money(input.margin_amount) } : {}),
+    ...(input.not_taxable_amount !== undefined ? { not_taxable_amount: money(input.not_taxable_amount) } : {}),
+    ...(input.fees ? { fees: input.fees.map((f) => ({ name: f.name, amount: money(f.amount) })) } : {}),
+  };
+}
+
+/**
+ * A storno (negative total) may name the receipt it cancels: one of this account's receipts, of the
+ * same issuer, with a positive total at least as large. The reference is kept with the receipt;
+ * CIS's RacunType has no field for it, so the storno goes to CIS as an ordinary receipt with
+ * negative amounts (spec v2.6 §2.1.5, §2.7).
+ */
+async function stornoProblems(ctx: ApiContext, input: FiscalizeInput): Promise<Problem[]> {
+  if (input.storno_of === undefined) return [];
+  const total = parseMoney(input.total);
+  if (total >= 0n) return [{ path: "total", message: "Storno mora imati negativan ukupni iznos." }];
+  const original = await ctx.services.db.invoice.findFirst({
+    where: { id: input.storno_of, accountId: ctx.principal.accountId },
+    select: { oib: true, total: true, number: true, premises: true, device: true },
+  });
+  if (!original) return [{ path: "storno_of", message: `Račun ${input.storno_of} ne postoji.` }];
+  const label = `${original.number}/${original.premises}/${original.device}`;
+  if (original.oib !== input.oib) return [{ path: "storno_of", message: `Račun ${label} izdao je drugi obveznik (OIB ${original.oib}).` }];
+  const originalTotal = parseMoney(original.total.toFixed(2));
+  if (originalTotal <= 0n) return [{ path: "storno_of", message: `Račun ${label} je i sam storno; stornira se izvorni račun.` }];
+  if (-total > originalTotal) {
+    return [{ path: "total", message: `Storno (${formatMoney(total)}) ne može biti veći od iznosa računa ${label} (${formatMoney(originalTotal)}).` }];
   }
+  return [];
 }
 
 /**
@@ -73,6 +101,13 @@ async function receiptTaken(ctx: ApiContext, row: Invoice, label: string): Promi
     else jir = (await ctx.services.db.invoice.findUnique({ where: { id: row.id }, select: { jir: true } }))?.jir ?? null;
   }
   if (jir) return new ApiError("conflict", `Račun ${label} već je fiskaliziran (JIR ${jir}).`, { reason: "fiscalized", id: row.id, jir });
+  if (row.nextAttemptAt) {
+    return new ApiError(
+      "conflict",
+      `Račun ${label} izdan je bez JIR-a jer Porezna uprava nije bila dostupna; Fiskal ga sam naknadno dostavlja (NakDost). Ne šaljite ga ponovno; stanje: GET /v1/invoices/${row.id}.`,
+      { reason: "late_delivery", id: row.id },
+    );
+  }
   if (Date.now() - row.createdAt.getTime() <= STALE_PENDING_MS) {
     return new ApiError("conflict", `Račun ${label} upravo se fiskalizira; ne šaljite ga ponovno. Ishod provjerite za trenutak.`, { reason: "in_progress", id: row.id }, {
       "Retry-After": "1",
@@ -89,18 +124,8 @@ async function fiscalizeReceipt(ctx: ApiContext, input: FiscalizeInput, control:
   const { db, taxAuthority, log } = ctx.services;
   const accountId = ctx.principal.accountId;
   const account = await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { name: true } });
-  const cert = await certificateFor(ctx, accountId, input.oib, account.name);
-  const receipt: Receipt = {
-    oib: input.oib,
-    issuedAt: new Date(input.issued_at),
-    number: input.number,
-    premises: input.premises,
-    device: input.device,
-    total: input.total,
-    paymentMethod: input.payment_method,
-    vat: input.vat,
-    operatorOib: input.operator_oib,
-  };
+  const cert = await signingCertificate(db, ctx.services.certificateKeys, accountId, { oib: input.oib, name: account.name });
+  const receipt = toReceipt(input);
   const label = `${input.number}/${input.premises}/${input.device}`;
   const zki = computeZki(receipt, cert.keyPem);
   const messageId = randomUUID();
@@ -119,6 +144,15 @@ async function fiscalizeReceipt(ctx: ApiContext, input: FiscalizeInput, control:
         issuedAt: receipt.issuedAt,
         total: new Prisma.Decimal(input.total),
         paymentMethod: input.payment_method,
+        operatorOib: input.operator_oib,
+        vatRegistered: input.vat_registered,
+        sequenceMark: input.sequence,
+        lateDelivery: receipt.lateDelivery === true,
+        amounts: storedAmounts(input) as Prisma.InputJsonValue,
+        buyerOib: input.buyer_oib ?? null,
+        paragonNumber: input.paragon_number ?? null,
+        specialPurpose: input.special_purpose ?? null,
+        stornoOfId: input.storno_of ?? null,
         zki,
         status: "pending",
         messageId,
@@ -132,33 +166,41 @@ async function fiscalizeReceipt(ctx: ApiContext, input: FiscalizeInput, control:
       where: { accountId_premises_device_number: { accountId, premises: input.premises, device: input.device, number: input.number } },
     });
     if (!taken) {
-      throw new ApiError("conflict", `Račun ${label} upravo se fiskalizira; ponovite za trenutak.`, { reason: "in_progress" }, { "Retry-After": "1" }).toTRPC();
+      throw new ApiError("conflict", `Račun ${label} upravo se fiskalizira; ponovite za trenutak.`, { reason: "in_progress" }, { "Retry-After": "1" });
     }
-    throw (await receiptTaken(ctx, taken, label)).toTRPC();
+    throw (await receiptTaken(ctx, taken, label));
   }
 
   // 2. The call.
   let answer: { jir: string; receivedAt: Date };
   try {
-    answer = await taxAuthority.fiscalize({ receipt, zki, certPem: cert.certPem, messageId });
+    answer = await taxAuthority.fiscalize({ receipt, zki, certPem: cert.certPem, keyPem: cert.keyPem, messageId, racun: toRacunType(receipt, zki) });
   } catch (err) {
     if (err instanceof TaxAuthorityError) {
+      // CIS unreachable or out of order: the receipt is issued with its ZKI only and delivered late (resubmit.ts).
+      if (err.kind === "unavailable") {
+        control.committed();
+        const issued = await deferReceipt(db, pending, err, { idempotencyRecordId: control.recordId ?? null });
+        log.warn({ accountId, receipt: label, id: pending.id, err: err.message }, "CIS unavailable: receipt issued with its ZKI, late delivery scheduled");
+        control.recorded();
+        return issued;
+      }
       // CIS answered without a JIR: nothing exists there, so the number is free for a retry.
       await db.invoice.deleteMany({ where: { id: pending.id, status: "pending" } }).catch((deleteErr: unknown) => {
         control.committed();
-        log.error({ accountId, receipt: label, id: pending.id, err: (deleteErr as Error).message }, "refused receipt stays pending");
+        log.error({ accountId, receipt: label, id: pending.id, err: deleteErr }, "refused receipt stays pending");
       });
       if (err.kind === "rejected") {
-        throw new ApiError("validation_error", `Porezna uprava odbila je račun: ${err.message}`, { cis_code: err.code }).toTRPC();
+        throw new ApiError("validation_error", `Porezna uprava odbila je račun: ${err.message}`, { cis_code: err.code });
       }
       throw new ApiError("upstream_unavailable", "Porezna uprava (CIS) trenutno nije dostupna; pokušajte ponovno s istim Idempotency-Key.", undefined, {
         "Retry-After": "5",
-      }).toTRPC();
+      });
     }
     // No answer (connection lost, timeout): CIS may have issued a JIR. The receipt stays pending and
     // is not sent again; the key stays taken.
     control.committed();
-    log.error({ accountId, receipt: label, id: pending.id, zki, messageId, err: (err as Error).message }, "no answer from the tax authority; the receipt stays pending");
+    log.error({ accountId, receipt: label, id: pending.id, zki, messageId, err }, "no answer from the tax authority; the receipt stays pending");
     throw err;
   }
   control.committed();
@@ -181,19 +223,23 @@ async function fiscalizeReceipt(ctx: ApiContext, input: FiscalizeInput, control:
 export const fiscalize = apiKeyProcedure
   .meta({
     group: "fiscalize",
+    idempotent: true,
     openapi: {
       method: "POST",
       path: "/v1/invoices/fiscalize",
       tags: ["invoices"],
       summary: "Fiskalizacija računa (ZKI + JIR)",
-      description: "Pošaljite zaglavlje Idempotency-Key: ponovljeni zahtjev tada nikad ne fiskalizira dvaput.",
+      description:
+        "Račun po shemi RacunType Porezne uprave: OIB operatera, oznaka slijednosti i sustav PDV-a su obavezni; porezi, naknade, iznosi oslobođenja, marže i neoporezivog te storno (negativni iznosi) po potrebi. " +
+        "Odgovor sadrži ZKI, JIR i sadržaj QR koda (qr_url). Pošaljite zaglavlje Idempotency-Key: ponovljeni zahtjev tada nikad ne fiskalizira dvaput.",
       protect: true,
     },
   })
   .input(FiscalizeInput)
   .output(InvoiceSchema)
   .mutation(async ({ input, ctx }) => {
-    const problems = receiptProblems(input);
-    if (problems.length) throw new ApiError("validation_error", "Račun nije ispravan.", problems).toTRPC();
+    const problems = receiptProblems(toReceipt(input));
+    if (!problems.length) problems.push(...(await stornoProblems(ctx, input)));
+    if (problems.length) throw new ApiError("validation_error", "Račun nije ispravan.", problems);
     return withIdempotency(ctx, "fiscalize", input, (control) => fiscalizeReceipt(ctx, input, control));
   });

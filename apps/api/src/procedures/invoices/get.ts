@@ -12,12 +12,14 @@ export const getInvoice = apiKeyProcedure
     const { db, reconciler } = ctx.services;
     const find = () => db.invoice.findFirst({ where: { id: input.id, accountId: ctx.principal.accountId } });
     const row = z.uuid().safeParse(input.id).success ? await find() : null;
-    if (!row) throw new ApiError("not_found", `Račun ${input.id} ne postoji.`).toTRPC();
+    if (!row) throw new ApiError("not_found", `Račun ${input.id} ne postoji.`);
     if (row.jir !== null) return toInvoice({ ...row, jir: row.jir });
     // Pending: its JIR may be in the journal, waiting for the database to take it.
     const journaled = await reconciler.journaled((e) => e.kind === "invoice" && e.id === row.id);
     if (journaled) return journaled.response as z.infer<typeof InvoiceSchema>;
     const now = await find();
     if (now?.jir) return toInvoice({ ...now, jir: now.jir });
-    throw new ApiError("conflict", `Račun ${input.id} poslan je Poreznoj upravi i još nema zabilježen JIR.`, { reason: "pending" }).toTRPC();
+    // Issued with its ZKI only while CIS was unreachable: valid as it is, delivered late (resubmit.ts).
+    if (now?.nextAttemptAt) return toInvoice(now);
+    throw new ApiError("conflict", `Račun ${input.id} poslan je Poreznoj upravi i još nema zabilježen JIR.`, { reason: "pending" });
   });

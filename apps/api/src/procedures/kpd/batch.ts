@@ -1,11 +1,13 @@
 // GET /v1/kpd/batch?codes=a,b,c — up to 100 codes in one request that counts as one.
 import { z } from "zod";
 import { apiKeyProcedure } from "../../trpc.ts";
+import { kpdEtag } from "./etag.ts";
 import { KpdCodeSchema, toKpdCode } from "./schemas.ts";
 
 export const batchKpd = apiKeyProcedure
   .meta({
     group: "kpd",
+    etag: kpdEtag,
     openapi: { method: "GET", path: "/v1/kpd/batch", tags: ["kpd"], summary: "Dohvat do 100 KPD šifri (broji se kao jedan zahtjev)", protect: true },
   })
   .input(

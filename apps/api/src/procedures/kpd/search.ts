@@ -1,11 +1,13 @@
 // GET /v1/kpd/search — ranked, diacritic-insensitive search over names and codes.
 import { z } from "zod";
 import { apiKeyProcedure } from "../../trpc.ts";
+import { kpdEtag } from "./etag.ts";
 import { KpdCodeSchema, toKpdCode } from "./schemas.ts";
 
 export const searchKpd = apiKeyProcedure
   .meta({
     group: "kpd",
+    etag: kpdEtag,
     openapi: { method: "GET", path: "/v1/kpd/search", tags: ["kpd"], summary: "Pretraživanje KPD 2025 šifri", protect: true },
   })
   .input(

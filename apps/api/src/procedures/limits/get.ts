@@ -1,6 +1,6 @@
 // GET /v1/limits — where the account stands in every window; reading it consumes no quota.
 import { z } from "zod";
-import { ENDPOINT_GROUPS, ENDPOINT_LIMITS, endpointLimit, type WindowState } from "@fiskal/limits";
+import { ENDPOINT_GROUPS, ENDPOINT_LIMITS, endpointLimit, STATUS_LIMITS, type WindowState } from "@fiskal/limits";
 import { apiKeyProcedure } from "../../trpc.ts";
 
 const Window = z.object({
@@ -14,7 +14,7 @@ const Window = z.object({
 
 export const getLimits = apiKeyProcedure
   .meta({
-    free: true,
+    statusLimits: STATUS_LIMITS,
     openapi: {
       method: "GET",
       path: "/v1/limits",

@@ -4,7 +4,7 @@ import { checkOib } from "@fiskal/fiscal";
 import { apiKeyProcedure } from "../../trpc.ts";
 import { OibResult } from "./validate.ts";
 
-export const MAX_BATCH = 100;
+const MAX_BATCH = 100;
 
 export const validateOibBatch = apiKeyProcedure
   .meta({

@@ -346,8 +346,8 @@ describe("usage", () => {
     await meter.close();
     expect(meter.written).toBe(3);
     const o = await a.caller.usage.overview();
-    expect(o.summary.today.requests).toBe(2);
-    expect(o.summary.today.refused).toBe(1);
+    expect(o.totals.requests).toBe(2);
+    expect(o.totals.refused).toBe(1);
     expect(o.quota).toMatchObject({ used: 1, limit: o.limits.perDay, warn: false });
     const recent = await a.caller.usage.recent({ limit: 10 });
     expect(recent.map((r) => r.requestId).sort()).toEqual(["r1", "r2"]);

@@ -1,7 +1,9 @@
 // The portal's tRPC router, served at /api/trpc.
 import { accountRouter } from "./routers/account";
 import { adminRouter } from "./routers/admin";
+import { auditRouter } from "./routers/audit";
 import { authRouter } from "./routers/auth";
+import { certificatesRouter } from "./routers/certificates";
 import { keysRouter } from "./routers/keys";
 import { planRouter } from "./routers/plan";
 import { usageRouter } from "./routers/usage";
@@ -16,6 +18,8 @@ export const appRouter = createTRPCRouter({
   plan: planRouter,
   webhooks: webhooksRouter,
   admin: adminRouter,
+  audit: auditRouter,
+  certificates: certificatesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,12 +1,10 @@
 "use client";
 import { signIn } from "next-auth/react";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Alert } from "~/components/Alert";
 import { displayableSignInError, safeCallbackPath } from "~/lib/auth-messages";
 
 export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
-  const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
@@ -26,8 +24,10 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
         setPending(false);
         return;
       }
-      router.replace(safeCallbackPath(callbackUrl));
-      router.refresh();
+      // A full page load: the client router may still hold the redirect to sign-in it was given for
+      // the page while signed out. No page to return to: the landing page sends each role to its own
+      // start page.
+      window.location.assign(callbackUrl ? safeCallbackPath(callbackUrl) : "/");
     } catch {
       setError("Poslužitelj nije dostupan. Pokušajte ponovno.");
       setPending(false);

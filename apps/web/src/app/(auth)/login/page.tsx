@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { currentSessionOrNull } from "~/server/session";
-import { safeCallbackPath } from "~/lib/auth-messages";
+import { landingPath, safeCallbackPath } from "~/lib/auth-messages";
 import { LoginForm } from "./LoginForm";
 
 export const dynamic = "force-dynamic";
@@ -10,9 +10,11 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Prijava" };
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; registered?: string }> }) {
-  if (await currentSessionOrNull()) redirect("/dashboard");
   const params = await searchParams;
-  const callbackUrl = safeCallbackPath(params.callbackUrl);
+  // Without a page to return to, the landing page by role decides (operators: /admin).
+  const callbackUrl = params.callbackUrl ? safeCallbackPath(params.callbackUrl) : "";
+  const session = await currentSessionOrNull();
+  if (session) redirect(callbackUrl || landingPath(session.user.role));
   return (
     <>
       <h1>Prijava</h1>

@@ -1,10 +1,11 @@
 "use client";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Fragment, useState } from "react";
 import { Alert } from "~/components/Alert";
 import { formatDate, formatInt, PLAN_LABELS } from "~/lib/format";
 import { errorMessage, trpc } from "~/lib/trpc-client";
-import { LimitsFields, readLimits, type EndpointLimitTable } from "./LimitsFields";
+import { LimitsFields, readLimits, type EndpointLimitTable, type LimitBounds } from "./LimitsFields";
 
 type Acct = {
   id: string;
@@ -15,7 +16,7 @@ type Acct = {
   createdAt: string;
 };
 
-export function AccountsTable({ accounts, search, endpoints }: { accounts: Acct[]; search: string; endpoints: EndpointLimitTable }) {
+export function AccountsTable({ accounts, search, endpoints, bounds }: { accounts: Acct[]; search: string; endpoints: EndpointLimitTable; bounds: LimitBounds }) {
   const router = useRouter();
   const [editing, setEditing] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -63,8 +64,8 @@ export function AccountsTable({ accounts, search, endpoints }: { accounts: Acct[
           <strong>Nijedan račun ne odgovara pretrazi</strong>
         </div>
       ) : (
-        <div className="table-wrap" style={{ marginTop: 12 }}>
-          <table className="data" data-testid="accounts-table">
+        <div style={{ marginTop: 12 }}>
+          <table className="data stack" data-testid="accounts-table">
             <thead>
               <tr>
                 <th>Račun</th>
@@ -82,17 +83,19 @@ export function AccountsTable({ accounts, search, endpoints }: { accounts: Acct[
               {accounts.map((a) => (
                 <Fragment key={a.id}>
                   <tr data-testid="account-row" data-account={a.name}>
-                    <td>
-                      {a.name}
+                    <td data-label="Račun">
+                      <Link href={`/admin/accounts/${a.id}`} data-testid="account-link">
+                        {a.name}
+                      </Link>
                       <div style={{ color: "var(--muted)", fontSize: "0.82rem" }}>{a.emails.join(", ") || "bez korisnika"}</div>
                     </td>
-                    <td>
+                    <td data-label="Paket">
                       <span className={a.plan === "ENTERPRISE" ? "badge primary" : "badge"}>{PLAN_LABELS[a.plan]}</span>
                     </td>
-                    <td className="num">{formatInt(a.limits.burst)}</td>
-                    <td className="num">{formatInt(a.limits.perMinute)}</td>
-                    <td className="num">{formatInt(a.limits.perDay)}</td>
-                    <td style={{ whiteSpace: "nowrap" }}>{formatDate(a.createdAt)}</td>
+                    <td data-label="U sekundi" className="num">{formatInt(a.limits.burst)}</td>
+                    <td data-label="U minuti" className="num">{formatInt(a.limits.perMinute)}</td>
+                    <td data-label="Dnevno" className="num">{formatInt(a.limits.perDay)}</td>
+                    <td data-label="Otvoren" style={{ whiteSpace: "nowrap" }}>{formatDate(a.createdAt)}</td>
                     <td className="num">
                       <button
                         type="button"
@@ -110,7 +113,7 @@ export function AccountsTable({ accounts, search, endpoints }: { accounts: Acct[
                     <tr>
                       <td colSpan={7} style={{ background: "var(--surface-2)" }}>
                         <form onSubmit={(e) => save(e, a)} aria-label={`Enterprise ograničenja za ${a.name}`}>
-                          <LimitsFields idPrefix={`acct-${a.id}`} defaults={a.limits} endpoints={endpoints} />
+                          <LimitsFields idPrefix={`acct-${a.id}`} defaults={a.limits} endpoints={endpoints} bounds={bounds} />
                           <div className="row-actions" style={{ marginTop: 10 }}>
                             <button type="submit" className="btn" disabled={busy} data-testid="save-limits">
                               {busy ? "Spremanje…" : "Postavi Enterprise paket s ovim ograničenjima"}

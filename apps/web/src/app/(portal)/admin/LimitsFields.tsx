@@ -1,15 +1,20 @@
 // Custom Enterprise limits: the three plan windows plus optional per-minute endpoint overrides.
-// Endpoint limits arrive as props: @fiskal/limits is server-only (it pulls in the Redis client).
+// Endpoint limits and the bounds arrive as props from the server page (@fiskal/limits): importing the
+// package here would bring zod into the browser, whose eval probe the Content Security Policy blocks.
+import type { EndpointGroup } from "@fiskal/limits/plans";
 
 type Defaults = { burst: number; perMinute: number; perDay: number; endpoints?: Partial<Record<string, number>> };
 
 export type EndpointLimitTable = Record<string, { perMinute: number; label: string }>;
 
-export function LimitsFields({ idPrefix, defaults, endpoints }: { idPrefix: string; defaults?: Defaults; endpoints: EndpointLimitTable }) {
+/** The largest limits an operator may set (MAX_ROLLING_LIMIT, MAX_DAY_LIMIT of @fiskal/limits). */
+export type LimitBounds = { rolling: number; day: number };
+
+export function LimitsFields({ idPrefix, defaults, endpoints, bounds }: { idPrefix: string; defaults?: Defaults; endpoints: EndpointLimitTable; bounds: LimitBounds }) {
   const f = (name: "burst" | "perMinute" | "perDay", label: string) => (
     <div className="field">
       <label htmlFor={`${idPrefix}-${name}`}>{label}</label>
-      <input id={`${idPrefix}-${name}`} name={name} type="number" min={1} step={1} required defaultValue={defaults?.[name]} data-testid={`${idPrefix}-${name}`} />
+      <input id={`${idPrefix}-${name}`} name={name} type="number" min={1} max={name === "perDay" ? bounds.day : bounds.rolling} step={1} required defaultValue={defaults?.[name]} data-testid={`${idPrefix}-${name}`} />
     </div>
   );
   return (
@@ -32,6 +37,7 @@ export function LimitsFields({ idPrefix, defaults, endpoints }: { idPrefix: stri
                 name={`ep-${g}`}
                 type="number"
                 min={1}
+                max={bounds.rolling}
                 step={1}
                 placeholder={`standardno ${e.perMinute}`}
                 defaultValue={defaults?.endpoints?.[g]}
@@ -45,8 +51,8 @@ export function LimitsFields({ idPrefix, defaults, endpoints }: { idPrefix: stri
 }
 
 export function readLimits(form: FormData, groups: string[]) {
-  const endpoints: Partial<Record<"fiscalize" | "einvoice" | "kpd" | "oib", number>> = {};
-  for (const g of groups as ("fiscalize" | "einvoice" | "kpd" | "oib")[]) {
+  const endpoints: Partial<Record<EndpointGroup, number>> = {};
+  for (const g of groups as EndpointGroup[]) {
     const raw = String(form.get(`ep-${g}`) ?? "").trim();
     if (raw) endpoints[g] = Number(raw);
   }

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Alert } from "~/components/Alert";
 import { formatDateTime, PLAN_LABELS, UPGRADE_STATUS_LABELS } from "~/lib/format";
 import { errorMessage, trpc } from "~/lib/trpc-client";
-import { LimitsFields, readLimits, type EndpointLimitTable } from "./LimitsFields";
+import { LimitsFields, readLimits, type EndpointLimitTable, type LimitBounds } from "./LimitsFields";
 
 type Req = {
   id: string;
@@ -20,7 +20,7 @@ type Req = {
   decidedAt: string | null;
 };
 
-export function RequestsPanel({ pending, decided, endpoints }: { pending: Req[]; decided: Req[]; endpoints: EndpointLimitTable }) {
+export function RequestsPanel({ pending, decided, endpoints, bounds }: { pending: Req[]; decided: Req[]; endpoints: EndpointLimitTable; bounds: LimitBounds }) {
   const router = useRouter();
   const [busy, setBusy] = useState<string | null>(null);
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
@@ -92,7 +92,7 @@ export function RequestsPanel({ pending, decided, endpoints }: { pending: Req[];
                 </p>
               ) : null}
               {r.message ? <p style={{ color: "var(--muted)", whiteSpace: "pre-wrap" }}>{r.message}</p> : null}
-              {r.requestedPlan === "ENTERPRISE" ? <LimitsFields idPrefix={`req-${r.id}`} endpoints={endpoints} /> : null}
+              {r.requestedPlan === "ENTERPRISE" ? <LimitsFields idPrefix={`req-${r.id}`} endpoints={endpoints} bounds={bounds} /> : null}
               <div className="inline-form" style={{ marginTop: 12 }}>
                 <div className="field">
                   <label htmlFor={`note-${r.id}`}>Napomena kupcu (neobavezno)</label>
@@ -119,8 +119,8 @@ export function RequestsPanel({ pending, decided, endpoints }: { pending: Req[];
             <strong>Još nema odluka</strong>
           </div>
         ) : (
-          <div className="table-wrap" style={{ marginTop: 12 }}>
-            <table className="data">
+          <div style={{ marginTop: 12 }}>
+            <table className="data stack">
               <thead>
                 <tr>
                   <th>Račun</th>
@@ -134,14 +134,14 @@ export function RequestsPanel({ pending, decided, endpoints }: { pending: Req[];
               <tbody>
                 {decided.map((r) => (
                   <tr key={r.id}>
-                    <td>{r.account.name}</td>
-                    <td>{PLAN_LABELS[r.requestedPlan]}</td>
-                    <td>
-                      <span className={r.status === "APPROVED" ? "badge ok" : "badge danger"}>{UPGRADE_STATUS_LABELS[r.status]}</span>
+                    <td data-label="Račun">{r.account.name}</td>
+                    <td data-label="Paket">{PLAN_LABELS[r.requestedPlan]}</td>
+                    <td data-label="Stanje">
+                      <span className={r.status === "APPROVED" ? "badge ok" : r.status === "CANCELLED" ? "badge" : "badge danger"}>{UPGRADE_STATUS_LABELS[r.status]}</span>
                     </td>
-                    <td>{r.decidedBy ?? "—"}</td>
-                    <td style={{ whiteSpace: "nowrap" }}>{formatDateTime(r.decidedAt)}</td>
-                    <td>{r.decisionNote ?? "—"}</td>
+                    <td data-label="Odlučio">{r.status === "CANCELLED" ? "korisnik (otkazano)" : (r.decidedBy ?? "—")}</td>
+                    <td data-label="Kada" style={{ whiteSpace: "nowrap" }}>{formatDateTime(r.decidedAt)}</td>
+                    <td data-label="Napomena">{r.decisionNote ?? "—"}</td>
                   </tr>
                 ))}
               </tbody>

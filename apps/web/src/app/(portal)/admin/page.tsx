@@ -1,4 +1,4 @@
-import { ENDPOINT_LIMITS } from "@fiskal/limits";
+import { ENDPOINT_LIMITS, MAX_DAY_LIMIT, MAX_ROLLING_LIMIT } from "@fiskal/limits";
 import type { Metadata } from "next";
 import { forbidden } from "next/navigation";
 import { serverApi } from "~/server/api";
@@ -6,6 +6,8 @@ import { AccountsTable } from "./AccountsTable";
 import { RequestsPanel } from "./RequestsPanel";
 
 export const metadata: Metadata = { title: "Administracija" };
+
+const BOUNDS = { rolling: MAX_ROLLING_LIMIT, day: MAX_DAY_LIMIT };
 
 export default async function AdminPage({ searchParams }: { searchParams: Promise<{ q?: string }> }) {
   const api = await serverApi();
@@ -24,8 +26,8 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
           <p>Zahtjevi za promjenu paketa i prilagođena Enterprise ograničenja. Promjene vrijede od sljedećeg zahtjeva računa.</p>
         </div>
       </div>
-      <RequestsPanel pending={requests.pending} decided={requests.decided} endpoints={ENDPOINT_LIMITS} />
-      <AccountsTable accounts={accounts} search={search ?? ""} endpoints={ENDPOINT_LIMITS} />
+      <RequestsPanel pending={requests.pending} decided={requests.decided} endpoints={ENDPOINT_LIMITS} bounds={BOUNDS} />
+      <AccountsTable accounts={accounts} search={search ?? ""} endpoints={ENDPOINT_LIMITS} bounds={BOUNDS} />
     </>
   );
 }

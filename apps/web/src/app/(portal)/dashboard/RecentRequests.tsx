@@ -1,31 +1,26 @@
 "use client";
-import { useState } from "react";
+// The request log of the current view: newest first, a detail panel per request, older pages on demand.
+import { Fragment, useState } from "react";
 import { formatDateTime, formatMs, formatShortDateTime } from "~/lib/format";
+import type { PortalInputs } from "~/lib/portal-types";
 import { errorMessage, trpc } from "~/lib/trpc-client";
+import { RequestDetail, type LogRow } from "./RequestDetail";
 
-export type RecentRow = {
-  id: string;
-  requestId: string;
-  at: string;
-  method: string;
-  endpoint: string;
-  status: number;
-  durationMs: number;
-  refused: boolean;
-  keyPrefix: string | null;
-};
+type ViewInput = Omit<PortalInputs["usage"]["recent"], "limit" | "before">;
 
-function StatusBadge({ status, refused }: { status: number; refused: boolean }) {
-  if (refused || status === 429) return <span className="badge warn">429 odbijen</span>;
+function StatusBadge({ status }: { status: number }) {
+  if (status === 429) return <span className="badge warn">429 odbijen</span>;
   if (status >= 200 && status < 300) return <span className="badge ok">{status}</span>;
+  if (status < 400) return <span className="badge">{status}</span>;
   return <span className="badge danger">{status}</span>;
 }
 
-export function RecentRequests({ initial, pageSize }: { initial: RecentRow[]; pageSize: number }) {
+export function RecentRequests({ initial, pageSize, view }: { initial: LogRow[]; pageSize: number; view: ViewInput }) {
   const [rows, setRows] = useState(initial);
   const [done, setDone] = useState(initial.length < pageSize);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
 
   async function loadOlder() {
     const last = rows[rows.length - 1];
@@ -33,7 +28,7 @@ export function RecentRequests({ initial, pageSize }: { initial: RecentRow[]; pa
     setPending(true);
     setError(null);
     try {
-      const more = await trpc.usage.recent.query({ limit: pageSize, before: last.id });
+      const more = await trpc.usage.recent.query({ ...view, limit: pageSize, before: last.id });
       setRows((r) => [...r, ...more]);
       if (more.length < pageSize) setDone(true);
     } catch (err) {
@@ -46,8 +41,8 @@ export function RecentRequests({ initial, pageSize }: { initial: RecentRow[]; pa
   if (rows.length === 0) {
     return (
       <div className="empty" data-testid="recent-empty">
-        <strong>Još nema zahtjeva</strong>
-        Svaki zahtjev vašeg računa pojavit će se ovdje, s vremenom, statusom, trajanjem i ključem.
+        <strong>Nema zahtjeva za ovaj prikaz</strong>
+        Promijenite razdoblje ili filtre. Zahtjevi se pojavljuju ovdje nekoliko sekundi nakon slanja.
       </div>
     );
   }
@@ -58,28 +53,48 @@ export function RecentRequests({ initial, pageSize }: { initial: RecentRow[]; pa
         <table className="data" data-testid="recent-table">
           <thead>
             <tr>
-              <th>Vrijeme</th>
+              <th>Vrijeme (Zagreb)</th>
               <th>Zahtjev</th>
               <th>Status</th>
               <th className="num">Trajanje</th>
               <th>Ključ</th>
-              <th>Request ID</th>
+              <th>Detalji</th>
             </tr>
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={r.id}>
-                <td style={{ whiteSpace: "nowrap" }} title={formatDateTime(r.at)}>
-                  {formatShortDateTime(r.at)}
-                </td>
-                <td className="mono">{r.endpoint.includes(" ") ? r.endpoint : `${r.method} ${r.endpoint}`}</td>
-                <td>
-                  <StatusBadge status={r.status} refused={r.refused} />
-                </td>
-                <td className="num">{formatMs(r.durationMs)}</td>
-                <td className="mono">{r.keyPrefix ? `${r.keyPrefix}…` : "—"}</td>
-                <td className="mono" style={{ color: "var(--faint)", fontSize: "0.78rem" }}>{r.requestId}</td>
-              </tr>
+              <Fragment key={r.id}>
+                <tr data-testid="log-row" data-status={r.status}>
+                  <td style={{ whiteSpace: "nowrap" }} title={formatDateTime(r.at)}>
+                    {formatShortDateTime(r.at)}
+                  </td>
+                  <td className="mono">{r.endpoint.includes(" ") ? r.endpoint : `${r.method} ${r.endpoint}`}</td>
+                  <td>
+                    <StatusBadge status={r.status} />
+                  </td>
+                  <td className="num">{formatMs(r.durationMs)}</td>
+                  <td className="mono">{r.keyPrefix ? `${r.keyPrefix}…` : "—"}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="btn secondary small"
+                      aria-expanded={open === r.id}
+                      aria-controls={`detail-${r.id}`}
+                      onClick={() => setOpen(open === r.id ? null : r.id)}
+                      data-testid="log-detail-toggle"
+                    >
+                      {open === r.id ? "Sakrij" : "Detalji"}
+                    </button>
+                  </td>
+                </tr>
+                {open === r.id ? (
+                  <tr id={`detail-${r.id}`}>
+                    <td colSpan={6}>
+                      <RequestDetail r={r} />
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
             ))}
           </tbody>
         </table>
@@ -87,7 +102,7 @@ export function RecentRequests({ initial, pageSize }: { initial: RecentRow[]; pa
       <div style={{ padding: "12px 20px 16px", display: "flex", gap: 12, alignItems: "center" }}>
         {error ? <span role="alert" style={{ color: "var(--danger)" }}>{error}</span> : null}
         {done ? (
-          <span style={{ color: "var(--faint)", fontSize: "0.86rem" }}>To su svi zabilježeni zahtjevi.</span>
+          <span style={{ color: "var(--muted)", fontSize: "0.86rem" }}>To su svi zahtjevi ovog prikaza.</span>
         ) : (
           <button type="button" className="btn secondary small" onClick={loadOlder} disabled={pending} data-testid="recent-load-more">
             {pending ? "Učitavanje…" : "Učitaj starije"}

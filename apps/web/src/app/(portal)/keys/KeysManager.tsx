@@ -1,100 +1,89 @@
 "use client";
+// Create (optional expiry), rotate with an overlap and revoke the account's keys.
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { Alert } from "~/components/Alert";
-import { CopyButton } from "~/components/CopyButton";
-import { formatDateTime, formatRelative } from "~/lib/format";
+import { formatDateTime } from "~/lib/format";
 import { errorMessage, trpc } from "~/lib/trpc-client";
+import { KeysTable, type KeyRow } from "./KeysTable";
+import { NewKeyPanel, type RevealedKey } from "./NewKeyPanel";
+import { RevokeDialog } from "./RevokeDialog";
+import { RotateDialog } from "./RotateDialog";
 
-export type KeyRow = {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-};
+const EXPIRY_CHOICES = [
+  { days: 0, label: "Ne istječe" },
+  { days: 7, label: "Za 7 dana" },
+  { days: 30, label: "Za 30 dana" },
+  { days: 90, label: "Za 90 dana" },
+  { days: 365, label: "Za godinu dana" },
+];
 
 export function KeysManager({ initial, sandbox }: { initial: KeyRow[]; sandbox: boolean }) {
   const router = useRouter();
   const [keys, setKeys] = useState(initial);
   const [name, setName] = useState("");
-  const [creating, setCreating] = useState(false);
+  const [expiryDays, setExpiryDays] = useState(0);
+  const [busy, setBusy] = useState<"create" | "rotate" | "revoke" | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [created, setCreated] = useState<{ id: string; name: string; key: string } | null>(null);
+  const [revealed, setRevealed] = useState<RevealedKey | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [toRevoke, setToRevoke] = useState<KeyRow | null>(null);
-  const [revoking, setRevoking] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
+  const [target, setTarget] = useState<KeyRow | null>(null);
+  const rotateDialog = useRef<HTMLDialogElement>(null);
+  const revokeDialog = useRef<HTMLDialogElement>(null);
 
-  async function refresh() {
-    setKeys(await trpc.keys.list.query());
-    router.refresh();
-  }
-
-  async function onCreate(e: React.FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    setCreating(true);
+  async function run(kind: "create" | "rotate" | "revoke", action: () => Promise<void>) {
+    setBusy(kind);
     setError(null);
     setNotice(null);
     try {
-      const result = await trpc.keys.create.mutate({ name });
-      if (!result.ok) {
-        setError(result.message);
-      } else {
-        setCreated({ id: result.id, name: result.name, key: result.key });
-        setName("");
-        await refresh();
-      }
+      await action();
+      setKeys(await trpc.keys.list.query());
+      router.refresh();
     } catch (err) {
       setError(errorMessage(err));
     } finally {
-      setCreating(false);
+      setBusy(null);
     }
   }
 
-  function askRevoke(k: KeyRow) {
-    setToRevoke(k);
-    dialog.current?.showModal();
-  }
+  const onCreate = (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    void run("create", async () => {
+      const expiresAt = expiryDays > 0 ? new Date(Date.now() + expiryDays * 86_400_000).toISOString() : null;
+      const r = await trpc.keys.create.mutate({ name, expiresAt });
+      if (!r.ok) return setError(r.message);
+      setRevealed({ id: r.id, name: r.name, key: r.key, expiresAt: r.expiresAt });
+      setName("");
+      setExpiryDays(0);
+    });
+  };
 
-  async function confirmRevoke() {
-    if (!toRevoke) return;
-    setRevoking(true);
-    setError(null);
-    try {
-      const { revoked } = await trpc.keys.revoke.mutate({ id: toRevoke.id });
-      if (created?.id === toRevoke.id) setCreated(null);
-      setNotice(revoked ? `Ključ „${toRevoke.name}” je opozvan. Prestaje raditi u roku od nekoliko sekundi.` : "Ključ je već bio opozvan.");
-      await refresh();
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setRevoking(false);
-      dialog.current?.close();
-      setToRevoke(null);
-    }
-  }
+  const onRotate = (overlapSeconds: number) =>
+    run("rotate", async () => {
+      const k = target;
+      rotateDialog.current?.close();
+      if (!k) return;
+      const r = await trpc.keys.rotate.mutate({ id: k.id, overlapSeconds });
+      if (!r.ok) return setError(r.message);
+      setRevealed({ id: r.id, name: r.name, key: r.key, expiresAt: null, oldKeyEndsAt: r.oldKeyEndsAt, rotated: true });
+      setNotice(overlapSeconds === 0 ? `Stari ključ „${k.name}” je opozvan.` : `Stari ključ „${k.name}” vrijedi do ${formatDateTime(r.oldKeyEndsAt)}.`);
+    });
 
-  const active = keys.filter((k) => !k.revokedAt);
+  const onRevoke = () =>
+    run("revoke", async () => {
+      const k = target;
+      revokeDialog.current?.close();
+      if (!k) return;
+      const { revoked } = await trpc.keys.revoke.mutate({ id: k.id });
+      if (revealed?.id === k.id) setRevealed(null);
+      setNotice(revoked ? `Ključ „${k.name}” je opozvan. Prestaje raditi u roku od nekoliko sekundi.` : "Ključ je već bio opozvan.");
+    });
+
+  const usable = keys.filter((k) => k.state === "active" || k.state === "rotating");
 
   return (
     <>
-      {created ? (
-        <div className="key-reveal" role="status" data-testid="new-key-panel">
-          <strong>Ključ „{created.name}” je stvoren.</strong>
-          <div style={{ color: "#0f5132", fontSize: "0.9rem" }}>
-            Kopirajte ga sada i spremite na sigurno mjesto — cijeli ključ prikazujemo samo ovaj put.
-          </div>
-          <div className="key-line">
-            <code data-testid="new-key-value">{created.key}</code>
-            <CopyButton text={created.key} label="Kopiraj ključ" testId="copy-key" />
-            <button type="button" className="btn secondary small" onClick={() => setCreated(null)} data-testid="dismiss-key">
-              Spremio sam ga
-            </button>
-          </div>
-        </div>
-      ) : null}
+      {revealed ? <NewKeyPanel revealed={revealed} onDismiss={() => setRevealed(null)} /> : null}
       {notice ? <Alert kind="ok" testId="keys-notice">{notice}</Alert> : null}
       {error ? <Alert kind="error" testId="keys-error">{error}</Alert> : null}
 
@@ -106,19 +95,20 @@ export function KeysManager({ initial, sandbox }: { initial: KeyRow[]; sandbox: 
         <form className="inline-form" onSubmit={onCreate}>
           <div className="field">
             <label htmlFor="key-name">Naziv ključa</label>
-            <input
-              id="key-name"
-              name="name"
-              required
-              maxLength={64}
-              placeholder="npr. Blagajna 1 ili ERP produkcija"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              data-testid="key-name"
-            />
+            <input id="key-name" name="name" required maxLength={64} placeholder="npr. Blagajna 1 ili ERP produkcija" value={name} onChange={(e) => setName(e.target.value)} data-testid="key-name" />
           </div>
-          <button type="submit" className="btn" disabled={creating || !name.trim()} data-testid="create-key">
-            {creating ? "Stvaranje…" : "Stvori ključ"}
+          <div className="field" style={{ flex: "0 1 200px" }}>
+            <label htmlFor="key-expiry">Istek</label>
+            <select id="key-expiry" value={expiryDays} onChange={(e) => setExpiryDays(Number(e.target.value))} data-testid="key-expiry">
+              {EXPIRY_CHOICES.map((c) => (
+                <option key={c.days} value={c.days}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" className="btn" disabled={busy !== null || !name.trim()} data-testid="create-key">
+            {busy === "create" ? "Stvaranje…" : "Stvori ključ"}
           </button>
         </form>
       </section>
@@ -127,7 +117,7 @@ export function KeysManager({ initial, sandbox }: { initial: KeyRow[]; sandbox: 
         <div className="card-head">
           <h2 id="keys-title">Ključevi računa</h2>
           <span className="hint" data-testid="active-key-count">
-            aktivnih: {active.length}
+            aktivnih: {usable.length}
           </span>
         </div>
         {keys.length === 0 ? (
@@ -136,70 +126,22 @@ export function KeysManager({ initial, sandbox }: { initial: KeyRow[]; sandbox: 
             Stvorite prvi ključ iznad i pošaljite njime svoj prvi zahtjev.
           </div>
         ) : (
-          <div className="table-wrap" style={{ marginTop: 12 }}>
-            <table className="data" data-testid="keys-table">
-              <thead>
-                <tr>
-                  <th>Naziv</th>
-                  <th>Ključ</th>
-                  <th>Stvoren</th>
-                  <th>Zadnje korištenje</th>
-                  <th>Stanje</th>
-                  <th>
-                    <span className="sr-only">Radnje</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.map((k) => (
-                  <tr key={k.id} className={k.revokedAt ? "muted" : undefined} data-testid="key-row" data-key-prefix={k.prefix}>
-                    <td>{k.name}</td>
-                    <td className="mono">{k.prefix}…</td>
-                    <td style={{ whiteSpace: "nowrap" }}>{formatDateTime(k.createdAt)}</td>
-                    <td title={k.lastUsedAt ? formatDateTime(k.lastUsedAt) : undefined}>{formatRelative(k.lastUsedAt)}</td>
-                    <td>
-                      {k.revokedAt ? (
-                        <span className="badge" title={formatDateTime(k.revokedAt)}>Opozvan</span>
-                      ) : (
-                        <span className="badge ok">Aktivan</span>
-                      )}
-                    </td>
-                    <td className="num">
-                      {k.revokedAt ? null : (
-                        <button
-                          type="button"
-                          className="btn ghost-danger small"
-                          onClick={() => askRevoke(k)}
-                          data-testid="revoke-key"
-                          aria-label={`Opozovi ključ ${k.name}`}
-                        >
-                          Opozovi
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <KeysTable
+            keys={keys}
+            onRotate={(k) => {
+              setTarget(k);
+              rotateDialog.current?.showModal();
+            }}
+            onRevoke={(k) => {
+              setTarget(k);
+              revokeDialog.current?.showModal();
+            }}
+          />
         )}
       </section>
 
-      <dialog ref={dialog} aria-labelledby="revoke-title" onClose={() => setToRevoke(null)} data-testid="revoke-dialog">
-        <h2 id="revoke-title">Opozvati ključ?</h2>
-        <p>
-          Ključ <strong>{toRevoke?.name}</strong> (<span className="mono">{toRevoke?.prefix}…</span>) prestat će raditi u roku od nekoliko
-          sekundi. Aplikacije koje ga koriste dobit će odgovor 401. Ovo se ne može poništiti.
-        </p>
-        <div className="row-actions">
-          <button type="button" className="btn secondary" onClick={() => dialog.current?.close()} autoFocus>
-            Odustani
-          </button>
-          <button type="button" className="btn danger" onClick={confirmRevoke} disabled={revoking} data-testid="confirm-revoke">
-            {revoking ? "Opozivanje…" : "Opozovi ključ"}
-          </button>
-        </div>
-      </dialog>
+      <RotateDialog ref={rotateDialog} target={target} busy={busy === "rotate"} onConfirm={(s) => void onRotate(s)} onClose={() => rotateDialog.current?.close()} />
+      <RevokeDialog ref={revokeDialog} target={target} busy={busy === "revoke"} onConfirm={() => void onRevoke()} onClose={() => revokeDialog.current?.close()} />
     </>
   );
 }

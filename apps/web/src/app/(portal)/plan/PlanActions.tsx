@@ -4,11 +4,11 @@ import { formatDateTime, PLAN_LABELS } from "~/lib/format";
 import { trpc } from "~/lib/trpc-client";
 import { useAction } from "~/lib/use-action";
 
-const ORDER = ["SANDBOX", "STARTER", "BUSINESS", "ENTERPRISE"];
+// Plan order and the self-service plans come from the server page (@fiskal/limits): importing the
+// package here would bring zod into the browser, whose eval probe the Content Security Policy blocks.
+type Props = { plan: string; order: readonly string[]; selfService: readonly ("STARTER" | "BUSINESS")[]; pending: { id: string; plan: string; createdAt: string } | null };
 
-type Props = { plan: string; pending: { plan: string; createdAt: string } | null };
-
-export function PlanActions({ plan, pending }: Props) {
+export function PlanActions({ plan, order: ORDER, selfService, pending }: Props) {
   const { busy, message, run } = useAction();
 
   async function onEnterprise(e: React.FormEvent<HTMLFormElement>) {
@@ -39,13 +39,26 @@ export function PlanActions({ plan, pending }: Props) {
             radnog dana.
           </Alert>
         ) : null}
+        {pending ? (
+          <div className="row-actions" style={{ marginBottom: 16 }}>
+            <button
+              type="button"
+              className="btn ghost-danger small"
+              disabled={busy !== null}
+              data-testid="cancel-request"
+              onClick={() => run("cancel", () => trpc.plan.cancelRequest.mutate({ requestId: pending.id }), "Zahtjev je otkazan. Možete zatražiti drugi paket.")}
+            >
+              {busy === "cancel" ? "Otkazivanje…" : `Otkaži zahtjev za ${PLAN_LABELS[pending.plan]}`}
+            </button>
+          </div>
+        ) : null}
         <p style={{ color: "var(--muted)" }}>
           {rank >= ORDER.indexOf("BUSINESS")
             ? "Već imate najveći standardni paket. Za veća ograničenja pošaljite upit za Enterprise."
             : "Operater pregledava zahtjev; nova ograničenja vrijede od sljedećeg zahtjeva nakon odobrenja."}
         </p>
         <div className="row-actions">
-          {(["STARTER", "BUSINESS"] as const).map((p) => {
+          {selfService.map((p) => {
             const notHigher = ORDER.indexOf(p) <= rank;
             return (
               <button

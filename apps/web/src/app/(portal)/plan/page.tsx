@@ -1,12 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { PLAN_NAMES, SELF_SERVICE_PLANS } from "@fiskal/limits/plans";
 import { formatDateTime, formatInt, PLAN_LABELS, UPGRADE_STATUS_LABELS } from "~/lib/format";
 import { serverApi } from "~/server/api";
 import { PlanActions } from "./PlanActions";
 
 export const metadata: Metadata = { title: "Paket i ograničenja" };
 
-const PLAN_COLUMNS = ["SANDBOX", "STARTER", "BUSINESS", "ENTERPRISE"] as const;
+const PLAN_COLUMNS = PLAN_NAMES;
 
 export default async function PlanPage() {
   const api = await serverApi();
@@ -116,7 +117,7 @@ export default async function PlanPage() {
         </p>
       </section>
 
-      <PlanActions plan={o.plan} pending={pending ? { plan: pending.requestedPlan, createdAt: pending.createdAt } : null} />
+      <PlanActions plan={o.plan} order={PLAN_NAMES} selfService={SELF_SERVICE_PLANS} pending={pending ? { id: pending.id, plan: pending.requestedPlan, createdAt: pending.createdAt } : null} />
 
       <section className="card flush section" aria-labelledby="requests-title">
         <div className="card-head">
@@ -147,7 +148,7 @@ export default async function PlanPage() {
                     <td>{PLAN_LABELS[r.requestedPlan]}</td>
                     <td>
                       <span
-                        className={r.status === "APPROVED" ? "badge ok" : r.status === "REJECTED" ? "badge danger" : "badge warn"}
+                        className={r.status === "APPROVED" ? "badge ok" : r.status === "REJECTED" ? "badge danger" : r.status === "CANCELLED" ? "badge" : "badge warn"}
                         data-testid="upgrade-status"
                         data-status={r.status}
                       >

@@ -16,6 +16,7 @@ const endpoint = (id: string, url: string, enabled: boolean) => ({
   enabled,
   disabledReason: null,
   createdAt: "2026-11-21T10:00:00.000Z",
+  updatedAt: "2026-11-21T10:00:00.000Z",
 });
 
 function labels(html: string): string[] {

@@ -14,7 +14,8 @@ export default async function WebhooksPage() {
         <div>
           <h1>Webhooks</h1>
           <p>
-            Događaj <code>rate_limit.warning</code> stiže kad dnevna potrošnja prvi put u danu prijeđe 80 % kvote. Zahtjevi su potpisani
+            Događaj <code>rate_limit.warning</code> stiže kad dnevna potrošnja prvi put u danu prijeđe 80 % kvote, a{" "}
+            <code>invoice.fiscalized</code> kad račun izdan bez JIR-a (Porezna uprava nije bila dostupna) naknadnom dostavom dobije JIR. Zahtjevi su potpisani
             prema specifikaciji Standard Webhooks (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>).{" "}
             <Link href="/docs/rate-limits#povecanje">Više o upozorenju</Link>
           </p>

@@ -5,7 +5,7 @@ export const metadata: Metadata = { title: "Pogreške" };
 
 // The same codes and statuses the API sends (apps/api/src/errors.ts); each doc_url points at #code.
 const ERRORS: { code: string; status: number; when: string; what: string }[] = [
-  { code: "validation_error", status: 400, when: "Neispravan JSON ili vrijednost koja krši pravila (OIB bez ispravne kontrolne znamenke, iznos bez dvije decimale, zbrojevi e-računa koji se ne slažu, KPD šifra koja nije razine 5…).", what: "Polje details navodi {path, message} za svaki problem. Ispravite zahtjev; ponavljanje istog zahtjeva neće uspjeti." },
+  { code: "validation_error", status: 400, when: "Neispravan JSON ili vrijednost koja krši pravila (OIB bez ispravne kontrolne znamenke, iznos bez dvije decimale, zbrojevi e-računa koji se ne slažu, KPD šifra koja nije razine 5…).", what: "Polje details navodi putanju (path) i poruku za svaki problem. Ispravite zahtjev; ponavljanje istog zahtjeva neće uspjeti." },
   { code: "unauthorized", status: 401, when: "Nedostaje zaglavlje Authorization, ključ nije oblika fsk_test_…/fsk_live_…, nije poznat ili je opozvan.", what: "Provjerite ključ u portalu. Neprijavljeni zahtjevi broje se po IP adresi, pa ih ne ponavljajte u petlji." },
   { code: "forbidden", status: 403, when: "Ključ nema pravo na ovu radnju.", what: "Koristite ključ računa kojem radnja pripada." },
   { code: "not_found", status: 404, when: "Ruta ne postoji ili objekt (račun, e-račun, KPD šifra) ne postoji u vašem računu.", what: "Objekti drugih računa izgledaju kao da ne postoje." },
@@ -31,7 +31,7 @@ export default function ErrorsDoc() {
         Svaka pogreška, na svakoj ruti, ima isti oblik. Na tRPC sučelju isti <code>code</code>, <code>message</code> i{" "}
         <code>doc_url</code> stižu u <code>error.data</code>.
       </p>
-      <pre>{`{
+      <pre tabIndex={0}>{`{
   "error": {
     "code": "validation_error",
     "message": "Račun nije ispravan.",
@@ -43,7 +43,7 @@ export default function ErrorsDoc() {
         I odgovori s pogreškom nose zaglavlja ograničenja (<Link href="/docs/rate-limits#zaglavlja">X-RateLimit-*</Link>) i{" "}
         <code>X-Request-Id</code>. Poruke su na hrvatskom; kodovi su stabilni i na njih se možete osloniti u kodu.
       </p>
-      <table className="data">
+      <table className="data stack">
         <thead>
           <tr>
             <th>Kod</th>
@@ -55,12 +55,12 @@ export default function ErrorsDoc() {
         <tbody>
           {ERRORS.map((e) => (
             <tr key={e.code} id={e.code}>
-              <td>
+              <td data-label="Kod">
                 <code>{e.code}</code>
               </td>
-              <td className="num">{e.status}</td>
-              <td>{e.when}</td>
-              <td>{e.what}</td>
+              <td data-label="Status" className="num">{e.status}</td>
+              <td data-label="Kada">{e.when}</td>
+              <td data-label="Što učiniti">{e.what}</td>
             </tr>
           ))}
         </tbody>

@@ -4,47 +4,11 @@ import Link from "next/link";
 import { portalUrl } from "~/env";
 import { PlansTable } from "~/components/PlansTable";
 import { formatInt, PLAN_LABELS } from "~/lib/format";
+import { CLIENT_SAMPLE } from "./client-sample";
 import { examples, headerBlock } from "./example";
 
 export const metadata: Metadata = { title: "Ograničenja zahtjeva" };
 
-const CLIENT_SAMPLE = `const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
-
-const MAX_ATTEMPTS = 5; // slanja po pozivu, prvo uključeno
-const MAX_WAIT_MS = 300_000; // dulje ne čekamo (npr. iscrpljena dnevna kvota)
-let notBefore = 0; // Date.now() prije kojeg ne šaljemo sljedeći zahtjev
-
-/** Mjerodavni prozor iz zaglavlja RateLimit: najmanje preostalih, kod jednakih veći t. */
-function binding(header: string | null): { r: number; t: number } | undefined {
-  let best: { r: number; t: number } | undefined;
-  for (const item of (header ?? "").split(",")) {
-    const r = /;r=(\\d+)/.exec(item);
-    const t = /;t=(\\d+)/.exec(item);
-    if (!r || !t) continue;
-    const w = { r: Number(r[1]), t: Number(t[1]) };
-    if (!best || w.r < best.r || (w.r === best.r && w.t > best.t)) best = w;
-  }
-  return best;
-}
-
-// init se pri ponavljanju šalje nepromijenjen (tijelo kao string): POST zadržava isti Idempotency-Key
-export async function call(url: string, init: RequestInit = {}): Promise<Response> {
-  for (let attempt = 1; ; attempt++) {
-    await sleep(notBefore - Date.now());
-    const res = await fetch(url, init);
-    if (res.status !== 429) {
-      // usporite prije granice: ispod 5 preostalih pričekajte t mjerodavnog prozora
-      const w = binding(res.headers.get("RateLimit"));
-      if (w && w.r < 5 && w.t * 1000 <= MAX_WAIT_MS) notBefore = Date.now() + w.t * 1000;
-      return res;
-    }
-    const retryAfter = Number(res.headers.get("Retry-After") ?? 60);
-    const wait = retryAfter * 1000 * 2 ** (attempt - 1); // Retry-After, pa 2×, pa 4×…
-    if (attempt >= MAX_ATTEMPTS || wait > MAX_WAIT_MS) return res; // odustanite: pozivatelj dobiva 429
-    await res.body?.cancel();
-    notBefore = Date.now() + wait;
-  }
-}`;
 
 /** Links inside running text are underlined, so they do not stand out by colour alone. */
 const INLINE_LINK = { textDecoration: "underline", textUnderlineOffset: "2px" } as const;
@@ -298,7 +262,7 @@ export default function RateLimitsDoc() {
 
       <h2 id="odgovor-429">Odgovor 429</h2>
       <p>
-        Kad neki prozor odbije zahtjev, API odgovara statusom 429 Too Many Requests. Primjer: isti račun u 12:10:00,000 UTC, nakon 60
+        Kad neki prozor odbije zahtjev, API odgovara statusom <code>429 Too Many Requests</code> („previše zahtjeva”). Primjer: isti račun u 12:10:00,000 UTC, nakon 60
         zahtjeva od 12:09:20,400 (od toga 3 u posljednjoj sekundi) i ukupno {formatInt(1_877)} zahtjeva toga dana:
       </p>
       <pre tabIndex={0} data-testid="example-429-headers">
@@ -415,7 +379,7 @@ if (event.type === "rate_limit.warning") {
       <p>
         Isporuka je barem jednom: odgovor 2xx potvrđuje primitak; inače slijede ponovni pokušaji nakon 5 s, 5 min, 30 min, 2 h, 5 h i
         10 h (zaglavlje <code>Retry-After</code> u vašem odgovoru ih odgađa). Odgovor <code>410 Gone</code> isključuje webhook.
-        Preusmjeravanja se ne slijede, a adrese na privatnim, loopback i link-local mrežama nisu dopuštene.
+        Preusmjeravanja se ne slijede, a adrese u privatnim i lokalnim mrežama (npr. 10.0.0.0/8, 127.0.0.1, ::1, 169.254.0.0/16) nisu dopuštene.
       </p>
     </article>
   );

@@ -1,34 +1,24 @@
 // Operator area: upgrade requests and custom Enterprise limits for any account.
 import { setPlan, type Plan } from "@fiskal/db";
-import { limitsFor } from "@fiskal/limits";
+import { CustomLimitsHr, customLimitsSchema, limitsFor } from "@fiskal/limits";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { PLAN_LABELS } from "~/lib/format";
 import { operatorProcedure } from "../trpc";
+import { usageSummary } from "@fiskal/usage";
+import { currentWindows } from "~/server/limits-state";
 import { isUpgrade } from "./plan";
+import { audit } from "~/server/audit";
 
-const perMinuteOverride = z
-  .number("Unesite broj.")
-  .int("Unesite cijeli broj.")
-  .min(1, "Ograničenje endpointa mora biti barem 1 u minuti.")
-  .max(10_000_000, "Najviše 10.000.000 u minuti.")
-  .optional();
-
-export const customLimitsInput = z.object({
-  burst: z.number("Unesite broj.").int("Unesite cijeli broj.").min(1, "Najmanje 1 zahtjev u sekundi.").max(100_000, "Najviše 100.000 u sekundi."),
-  perMinute: z.number("Unesite broj.").int("Unesite cijeli broj.").min(1, "Najmanje 1 zahtjev u minuti.").max(1_000_000, "Najviše 1.000.000 u minuti."),
-  perDay: z.number("Unesite broj.").int("Unesite cijeli broj.").min(1, "Najmanje 1 zahtjev dnevno.").max(1_000_000_000, "Najviše 1.000.000.000 dnevno."),
-  /** Per-minute overrides of the dedicated endpoint limits; absent groups keep the standard limit. */
-  endpoints: z
-    .object({ fiscalize: perMinuteOverride, einvoice: perMinuteOverride, kpd: perMinuteOverride, oib: perMinuteOverride })
-    .optional(),
-});
+/** The bounds of custom limits (one definition, @fiskal/limits plans.ts), with Croatian messages. */
+export const customLimitsInput = customLimitsSchema("hr", { ordered: false });
 
 type CustomLimitsInput = z.infer<typeof customLimitsInput>;
 
+/** What an operator may grant also needs burst ≤ per minute ≤ per day; answered as a result, not a thrown error. */
 function limitsProblem(c: CustomLimitsInput): string | null {
-  if (c.burst > c.perMinute || c.perMinute > c.perDay) return "Ograničenja moraju rasti: u sekundi ≤ u minuti ≤ dnevno.";
-  return null;
+  const checked = CustomLimitsHr.safeParse({ burst: c.burst, perMinute: c.perMinute, perDay: c.perDay, endpoints: c.endpoints });
+  return checked.success ? null : (checked.error.issues[0]?.message ?? null);
 }
 
 /** Drops empty endpoint overrides so that only real ones are stored. */
@@ -44,6 +34,9 @@ const ALREADY_DECIDED: DecisionResult = { ok: false, message: "Zahtjev je već o
 const note = z.string().trim().max(500, "Napomena može imati najviše 500 znakova.").optional();
 
 export const adminRouter = {
+  /** Upgrade requests waiting for a decision, for the badge in the operator's navigation. */
+  pendingCount: operatorProcedure.query(({ ctx }) => ctx.db.upgradeRequest.count({ where: { status: "PENDING" } })),
+
   requests: operatorProcedure.query(async ({ ctx }) => {
     const include = {
       account: { select: { id: true, name: true, plan: true } },
@@ -68,6 +61,30 @@ export const adminRouter = {
       decidedAt: r.decidedAt?.toISOString() ?? null,
     });
     return { pending: pending.map(shape), decided: decided.map(shape) };
+  }),
+
+  /** One customer's account for the operator: usage today and this month, per endpoint, and every window now. */
+  account: operatorProcedure.input(z.object({ accountId: z.uuid("Neispravan račun.") })).query(async ({ ctx, input }) => {
+    const account = await ctx.db.account.findUnique({
+      where: { id: input.accountId },
+      include: { users: { select: { email: true }, orderBy: { createdAt: "asc" } }, apiKeys: { select: { id: true, revokedAt: true } } },
+    });
+    if (!account) return null;
+    const limits = limitsFor(account);
+    const [usage, windows] = await Promise.all([usageSummary(ctx.db, account.id), currentWindows(account.id, limits)]);
+    return {
+      id: account.id,
+      name: account.name,
+      plan: account.plan,
+      emails: account.users.map((u) => u.email),
+      activeKeys: account.apiKeys.filter((k) => !k.revokedAt).length,
+      createdAt: account.createdAt.toISOString(),
+      limits,
+      today: usage.today,
+      month: usage.month,
+      endpoints: usage.endpoints,
+      windows: windows.map((w) => ({ name: w.name, policy: w.policy, limit: w.limit, remaining: w.remaining, resetInMs: w.resetInMs, windowSeconds: w.windowSeconds })),
+    };
   }),
 
   accounts: operatorProcedure
@@ -125,6 +142,7 @@ export const adminRouter = {
           request.requestedPlan,
           request.requestedPlan === "ENTERPRISE" && input.custom ? toCustom(input.custom) : undefined,
         );
+        await audit(ctx, { accountId: request.accountId, action: "plan.approved", target: request.requestedPlan, detail: { from: account.plan, to: request.requestedPlan, requestId: request.id } }, tx);
         return { ok: true };
       });
     }),
@@ -136,7 +154,10 @@ export const adminRouter = {
         where: { id: input.requestId, status: "PENDING" },
         data: { status: "REJECTED", decidedById: ctx.user.id, decidedAt: new Date(), decisionNote: input.note || null },
       });
-      return won.count === 1 ? { ok: true } : ALREADY_DECIDED;
+      if (won.count !== 1) return ALREADY_DECIDED;
+      const decided = await ctx.db.upgradeRequest.findUniqueOrThrow({ where: { id: input.requestId }, select: { accountId: true, requestedPlan: true } });
+      await audit(ctx, { accountId: decided.accountId, action: "plan.refused", target: decided.requestedPlan, detail: { requestId: input.requestId, note: input.note || null } });
+      return { ok: true };
     }),
 
   setCustomLimits: operatorProcedure
@@ -147,6 +168,7 @@ export const adminRouter = {
       const problem = limitsProblem(input);
       if (problem) return { ok: false, message: problem };
       await setPlan(ctx.db, input.accountId, "ENTERPRISE", toCustom(input));
+      await audit(ctx, { accountId: input.accountId, action: "plan.limits_set", target: "ENTERPRISE", detail: { ...toCustom(input) } });
       return { ok: true };
     }),
 } satisfies TRPCRouterRecord;

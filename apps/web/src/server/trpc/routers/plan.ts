@@ -1,17 +1,14 @@
 // Plan of the signed-in account: limits per plan and endpoint, upgrade and Enterprise requests.
-import { Prisma, type Plan } from "@fiskal/db";
-import { ENDPOINT_GROUPS, ENDPOINT_LIMITS, endpointLimit, limitsFor, PLANS } from "@fiskal/limits";
+import { Prisma } from "@fiskal/db";
+import { ENDPOINT_GROUPS, ENDPOINT_LIMITS, endpointLimit, isUpgrade, limitsFor, PLANS, SELF_SERVICE_PLANS } from "@fiskal/limits";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { audit } from "~/server/audit";
 import { protectedProcedure } from "../trpc";
 
-export const PLAN_ORDER = ["SANDBOX", "STARTER", "BUSINESS", "ENTERPRISE"] as const satisfies readonly Plan[];
-
-/** True when `requested` is a higher plan than `current`. */
-export function isUpgrade(current: Plan, requested: Plan): boolean {
-  return PLAN_ORDER.indexOf(requested) > PLAN_ORDER.indexOf(current);
-}
+/** Plan order and the upgrade rule live in @fiskal/limits (plans.ts). */
+export { isUpgrade };
 
 export type RequestResult = { ok: true } | { ok: false; reason: "pending_exists" | "not_an_upgrade"; message: string };
 
@@ -66,13 +63,35 @@ export const planRouter = {
   }),
 
   requestUpgrade: protectedProcedure
-    .input(z.object({ plan: z.enum(["STARTER", "BUSINESS"], "Odaberite paket Starter ili Business.") }))
+    .input(z.object({ plan: z.enum(SELF_SERVICE_PLANS, "Odaberite paket Starter ili Business.") }))
     .mutation(async ({ ctx, input }): Promise<RequestResult> => {
       const account = await ctx.db.account.findUniqueOrThrow({ where: { id: ctx.accountId }, select: { plan: true } });
       if (!isUpgrade(account.plan, input.plan)) {
         return { ok: false, reason: "not_an_upgrade", message: "Taj paket nije viši od vašeg trenutnog paketa." };
       }
-      return createPending(ctx, { requestedPlan: input.plan, requestedById: ctx.user.id });
+      const result = await createPending(ctx, { requestedPlan: input.plan, requestedById: ctx.user.id });
+      if (result.ok) await audit(ctx, { action: "plan.requested", target: input.plan, detail: { from: account.plan, to: input.plan } });
+      return result;
+    }),
+
+  /** Withdraws the account's pending request before an operator decides; a decided one stays as it is. */
+  cancelRequest: protectedProcedure
+    .input(z.object({ requestId: z.uuid("Neispravan zahtjev.") }))
+    .mutation(async ({ ctx, input }): Promise<{ ok: true } | { ok: false; message: string }> => {
+      const pending = await ctx.db.upgradeRequest.findFirst({
+        where: { id: input.requestId, accountId: ctx.accountId, status: "PENDING" },
+        select: { requestedPlan: true },
+      });
+      if (!pending) return { ok: false, message: "Zahtjev više nije na čekanju: operater ga je već obradio ili je otkazan." };
+      return ctx.db.$transaction(async (tx) => {
+        const won = await tx.upgradeRequest.updateMany({
+          where: { id: input.requestId, accountId: ctx.accountId, status: "PENDING" },
+          data: { status: "CANCELLED", decidedAt: new Date() },
+        });
+        if (won.count !== 1) return { ok: false as const, message: "Zahtjev više nije na čekanju: operater ga je već obradio ili je otkazan." };
+        await audit(ctx, { action: "plan.cancelled", target: pending.requestedPlan, detail: { requestId: input.requestId } }, tx);
+        return { ok: true as const };
+      });
     }),
 
   contactEnterprise: protectedProcedure
@@ -83,11 +102,13 @@ export const planRouter = {
       }),
     )
     .mutation(async ({ ctx, input }): Promise<RequestResult> => {
-      return createPending(ctx, {
+      const result = await createPending(ctx, {
         requestedPlan: "ENTERPRISE",
         expectedVolume: input.expectedVolume,
         message: input.message,
         requestedById: ctx.user.id,
       });
+      if (result.ok) await audit(ctx, { action: "plan.requested", target: "ENTERPRISE", detail: { to: "ENTERPRISE", expectedVolume: input.expectedVolume } });
+      return result;
     }),
 } satisfies TRPCRouterRecord;

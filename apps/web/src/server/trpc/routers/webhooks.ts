@@ -3,7 +3,9 @@ import { EVENT_TYPES, MAX_ENDPOINTS_PER_ACCOUNT, type EndpointError, type RateLi
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { webhookSendAdmission, webhookSendRefusedMessage } from "~/server/webhook-limits";
+import { audit } from "~/server/audit";
 import { webhooks } from "~/server/webhooks";
+import { webhookUrlProblem } from "~/server/webhook-messages";
 import { protectedProcedure } from "../trpc";
 
 type Failure = { ok: false; message: string };
@@ -12,9 +14,9 @@ type Failure = { ok: false; message: string };
 function failure(e: EndpointError | RateLimitedResult | { ok: false; error: "endpoint_disabled" | "not_found"; message: string }): Failure {
   switch (e.error) {
     case "invalid_url":
-      return { ok: false, message: `Ta adresa nije dopuštena: potrebna je javna http(s) adresa (${e.message}).` };
+      return { ok: false, message: webhookUrlProblem(e.message) };
     case "invalid_input":
-      return { ok: false, message: `Neispravan unos (${e.message}).` };
+      return { ok: false, message: "Neispravan unos: provjerite adresu i opis." };
     case "limit_reached":
       return { ok: false, message: `Račun može imati najviše ${MAX_ENDPOINTS_PER_ACCOUNT} webhook adresa.` };
     case "endpoint_disabled":
@@ -49,6 +51,7 @@ export const webhooksRouter = {
         description: input.description || null,
         eventTypes: [...EVENT_TYPES],
       });
+      if (r.ok) await audit(ctx, { action: "webhook.created", target: r.endpoint.url, detail: { endpointId: r.endpoint.id } });
       return r.ok ? { ok: true as const, id: r.endpoint.id, secret: r.secret } : failure(r);
     }),
 
@@ -59,6 +62,7 @@ export const webhooksRouter = {
 
   rotateSecret: protectedProcedure.input(endpointId).mutation(async ({ ctx, input }) => {
     const r = await webhooks().endpoints.rotateSecret(ctx.accountId, input.id);
+    if (r.ok) await audit(ctx, { action: "webhook.secret_rotated", target: input.id, detail: { endpointId: input.id } });
     return r.ok ? { ok: true as const, secret: r.secret } : failure(r);
   }),
 
@@ -66,11 +70,14 @@ export const webhooksRouter = {
     .input(endpointId.extend({ enabled: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
       const r = await webhooks().endpoints.update(ctx.accountId, input.id, { enabled: input.enabled });
+      if (r.ok) await audit(ctx, { action: input.enabled ? "webhook.enabled" : "webhook.disabled", target: input.id, detail: { endpointId: input.id } });
       return r.ok ? { ok: true as const } : failure(r);
     }),
 
   remove: protectedProcedure.input(endpointId).mutation(async ({ ctx, input }) => {
+    const before = await webhooks().endpoints.get(ctx.accountId, input.id);
     const r = await webhooks().endpoints.remove(ctx.accountId, input.id);
+    if (r.ok) await audit(ctx, { action: "webhook.deleted", target: before?.url ?? input.id, detail: { endpointId: input.id } });
     return r.ok ? { ok: true as const } : failure(r);
   }),
 

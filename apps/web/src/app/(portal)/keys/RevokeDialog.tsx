@@ -1,0 +1,26 @@
+"use client";
+// Confirmation before a key is revoked for good.
+import { forwardRef } from "react";
+import type { KeyRow } from "./KeysTable";
+
+export const RevokeDialog = forwardRef<HTMLDialogElement, { target: KeyRow | null; busy: boolean; onConfirm: () => void; onClose: () => void }>(
+  function RevokeDialog({ target, busy, onConfirm, onClose }, ref) {
+    return (
+      <dialog ref={ref} aria-labelledby="revoke-title" onClose={onClose} data-testid="revoke-dialog">
+        <h2 id="revoke-title">Opozvati ključ?</h2>
+        <p>
+          Ključ <strong>{target?.name}</strong> (<span className="mono">{target?.prefix}…</span>) prestat će raditi u roku od nekoliko sekundi.
+          Aplikacije koje ga koriste dobit će odgovor 401. Ovo se ne može poništiti.
+        </p>
+        <div className="row-actions">
+          <button type="button" className="btn secondary" onClick={onClose} autoFocus>
+            Odustani
+          </button>
+          <button type="button" className="btn danger" onClick={onConfirm} disabled={busy} data-testid="confirm-revoke">
+            {busy ? "Opozivanje…" : "Opozovi ključ"}
+          </button>
+        </div>
+      </dialog>
+    );
+  },
+);

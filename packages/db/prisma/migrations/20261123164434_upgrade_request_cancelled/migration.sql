@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "UpgradeStatus" ADD VALUE 'CANCELLED';
