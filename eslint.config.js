@@ -36,6 +36,7 @@ export default tseslint.config(
       "**/*.config.mjs",
       "packages/db/src/cli/**",
       "packages/db/scripts/**",
+      "packages/accounts/scripts/**",
       "packages/client/examples/**",
     ],
     rules: { "no-restricted-properties": "off" },

@@ -2,7 +2,8 @@
 // flush throughput of a backlog, and createMany's throughput for comparison. Prints one JSON line;
 // exits 1 when a budget is missed.
 import { randomUUID } from "node:crypto";
-import { createAccount, createApiKey, createDb, createTestDatabase } from "@fiskal/db";
+import { createAccount, createApiKey, createTestDatabase } from "@fiskal/accounts";
+import { createDb } from "@fiskal/db";
 import { createMeter, headerLines, type UsageRecord } from "@fiskal/usage";
 
 const RECORDS = Number(process.env.BENCH_METER_RECORDS ?? 200_000);

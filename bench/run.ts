@@ -185,14 +185,15 @@ function budget(needs: Row[], text: string, value: () => number | null, ok: (v: 
 // Every row gets the same requests, spread over the same ACCOUNTS keys: the bare handler ignores
 // them, the floor takes the key as the identity it limits, the full stack authenticates it against
 // the database, the peers look it up in their own key map. Each account has the limits of
-// bench/limits.mjs, which no run reaches. (@fiskal/db is loaded only with the full stack: it imports
-// the limiter package, which the bare and peer rows do without.)
-const fiskalDb = has("full") ? await import("@fiskal/db") : null;
-const db = fiskalDb ? await fiskalDb.createTestDatabase() : null;
+// bench/limits.mjs, which no run reaches. (@fiskal/accounts is loaded only with the full stack: it
+// imports the limiter package, which the bare and peer rows do without.)
+const fiskal = has("full") ? { db: await import("@fiskal/db"), accounts: await import("@fiskal/accounts") } : null;
+const db = fiskal ? await fiskal.accounts.createTestDatabase() : null;
 let keys = Array.from({ length: ACCOUNTS }, () => `fk_bench_${randomUUID().replaceAll("-", "")}`);
 try {
-  if (fiskalDb && db) {
-    const { createAccount, createApiKey, createDb } = fiskalDb;
+  if (fiskal && db) {
+    const { createAccount, createApiKey } = fiskal.accounts;
+    const { createDb } = fiskal.db;
     const prisma = createDb(db.url, { max: 2 });
     keys = [];
     for (let i = 0; i < ACCOUNTS; i++) {

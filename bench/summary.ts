@@ -4,7 +4,8 @@
 // PostgreSQL. Prints one JSON line; exits 1 over budget.
 //
 //   BENCH_SUMMARY_PER_DAY (default 200000, the Business daily quota)  BENCH_SUMMARY_DAYS (default 30)
-import { createAccount, createDb, createTestDatabase, type Db } from "@fiskal/db";
+import { createAccount, createTestDatabase } from "@fiskal/accounts";
+import { createDb, type Db } from "@fiskal/db";
 import { requestsToday, usageSummary } from "@fiskal/usage";
 
 const PER_DAY = Number(process.env.BENCH_SUMMARY_PER_DAY ?? 200_000);

@@ -6,7 +6,8 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createDb, ensureDemo, migrate, seedKpd, startEmbeddedPostgres } from "@fiskal/db";
+import { ensureDemo, seedKpd } from "@fiskal/accounts";
+import { createDb, migrate, startEmbeddedPostgres } from "@fiskal/db";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dataDir = process.env.FISKAL_DATA_DIR ?? path.join(root, ".data");

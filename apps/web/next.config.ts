@@ -3,7 +3,7 @@ import { STATIC_SECURITY_HEADERS } from "./src/lib/security-headers";
 
 const config: NextConfig = {
   // Workspace packages ship TypeScript sources, no build step.
-  transpilePackages: ["@fiskal/db", "@fiskal/fiscal", "@fiskal/limits", "@fiskal/usage", "@fiskal/webhooks"],
+  transpilePackages: ["@fiskal/accounts", "@fiskal/db", "@fiskal/fiscal", "@fiskal/limits", "@fiskal/usage", "@fiskal/webhooks"],
   // Native or driver-heavy modules are loaded by Node at run time instead of being bundled.
   serverExternalPackages: ["pg", "@prisma/client", "@prisma/adapter-pg", "@node-rs/argon2", "@electric-sql/pglite", "pg-boss"],
   poweredByHeader: false,

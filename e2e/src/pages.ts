@@ -21,6 +21,7 @@ export const PAGES: PortalPage[] = [
   { path: "/docs/rate-limits", name: "docs-rate-limits", role: "signedOut" },
   { path: "/docs/errors", name: "docs-errors", role: "signedOut" },
   { path: "/docs/api", name: "docs-api", role: "signedOut" },
+  { path: "/docs/fiscalization", name: "docs-fiscalization", role: "signedOut" },
   { path: "/stranica-koja-ne-postoji", name: "not-found", role: "signedOut" },
   // a customer with data: keys, requests (some refused), a webhook with a delivery, a pending upgrade
   { path: "/dashboard", name: "dashboard", role: "customer" },
@@ -43,10 +44,10 @@ export function pathOf(page: PortalPage, data: PageData): string {
  * Words of the interface that are not Croatian but belong there: protocol and code terms, product
  * and plan names. Only words from ENGLISH_WORDS are looked at, so this list stays short.
  */
-export const ALLOWED_TERMS = new Set(["webhooks", "webhook", "api", "sandbox", "starter", "business", "enterprise", "test", "live", "id"]);
+const ALLOWED_TERMS = new Set(["webhooks", "webhook", "api", "sandbox", "starter", "business", "enterprise", "test", "live", "id"]);
 
 /** Common English words; one of them in a page's visible text (outside code) is a leftover. */
-export const ENGLISH_WORDS = new Set(
+const ENGLISH_WORDS = new Set(
   (
     "the and is are not of for with from this that these been by your you will be has have was were an it its at which when where " +
     "request requests response responses error errors invalid expected received allowed successful success modified loading failed " +

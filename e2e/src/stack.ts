@@ -7,7 +7,8 @@ import { createWriteStream, mkdirSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createDb, createTestDatabase, ensureDemo } from "@fiskal/db";
+import { createTestDatabase, ensureDemo } from "@fiskal/accounts";
+import { createDb } from "@fiskal/db";
 import { apiStartCommand } from "../../apps/api/scripts/start-command.mjs";
 
 export const E2E_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -1,7 +1,8 @@
 // Keys as Stripe and Unkey users expect them: usage per key, an optional expiry, rotation with an
 // overlap shown on the page, an expired or revoked key answered like an unknown one; and the audit
 // log of key, plan and webhook changes for the customer (/audit) and the operator (/admin/audit).
-import { createDb, generateApiKey } from "@fiskal/db";
+import { generateApiKey } from "@fiskal/accounts";
+import { createDb } from "@fiskal/db";
 import {
   callApi,
   createKeyInPortal,

@@ -33,6 +33,24 @@ test("an expired session on a sidebar click lands on /login with the deep link, 
   }
 });
 
+test("an expired session on a button click (a portal call, not a page load) lands on /login and returns to the page", async ({ page, context }) => {
+  const user = newUser("IstekGumb");
+  await signUp(page, user);
+  await page.goto("/keys");
+  const session = (await context.cookies()).find((c) => c.name === SESSION_COOKIE);
+  expect(session, "signed in with a session cookie").toBeTruthy();
+  await context.addCookies([{ ...session!, value: `${session!.value.slice(0, -8)}AAAAAAAA` }]);
+  await page.getByTestId("key-name").fill("Blagajna");
+  await page.getByTestId("create-key").click();
+  await page.waitForURL((url) => url.pathname === "/login");
+  expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe("/keys");
+  await page.getByTestId("login-email").fill(user.email);
+  await page.getByTestId("login-password").fill(user.password);
+  await page.getByTestId("login-submit").click();
+  await page.waitForURL((url) => url.pathname === "/keys");
+  await expect(page.getByTestId("keys-table").or(page.getByTestId("keys-empty"))).toBeVisible();
+});
+
 test("a deep link opened without a session keeps its path and query through sign-in", async ({ page }) => {
   const user = newUser("Poveznica");
   await signUp(page, user);

@@ -1,6 +1,7 @@
 // A customer subscribes a receiver, gets a signed test event and the real rate_limit.warning, and
 // sees both in the portal's delivery log.
-import { createDb, setPlan } from "@fiskal/db";
+import { setPlan } from "@fiskal/accounts";
+import { createDb } from "@fiskal/db";
 import {
   callApi,
   createKeyInPortal,

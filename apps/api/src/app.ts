@@ -1,7 +1,8 @@
 // Composition root: builds the services once and starts the HTTP server.
 import type { AddressInfo, Socket } from "node:net";
 import pino, { type Logger } from "pino";
-import { createDb, seedKpd } from "@fiskal/db";
+import { seedKpd } from "@fiskal/accounts";
+import { createDb } from "@fiskal/db";
 import { createIntermediarySimulator, KpdIndex, type CertificateKeyring, type CisClientOptions, type F2ClientOptions, type FiscalizationService, type Intermediary, type TaxAuthority } from "@fiskal/fiscal";
 import { createRateLimiter, type StoreConfig } from "@fiskal/limits";
 import { createMeter, pruneUsageEvents } from "@fiskal/usage";

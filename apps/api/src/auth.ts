@@ -1,5 +1,6 @@
 // Bearer API-key authentication: SHA-256 lookup with a short cache keyed by hash (never by the key).
-import { hashApiKey, type Db } from "@fiskal/db";
+import { hashApiKey } from "@fiskal/accounts";
+import type { Db } from "@fiskal/db";
 import { limitsFor, type PlanName } from "@fiskal/limits";
 import type { Principal } from "./trpc.ts";
 

@@ -1,15 +1,12 @@
 // Operator CLI: `pnpm fiskal <command>`. Talks to DATABASE_URL, or to the embedded database.
 import { parseArgs } from "node:util";
 import path from "node:path";
+import { createAccount, createApiKey, revokeApiKey, setPlan } from "@fiskal/accounts";
 import {
-  createAccount,
-  createApiKey,
   createDb,
   EmbeddedPostgresBusyError,
   migrate,
   recordAudit,
-  revokeApiKey,
-  setPlan,
   startEmbeddedPostgres,
   type Db,
   type Plan,

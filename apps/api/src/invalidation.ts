@@ -1,7 +1,7 @@
 // Cross-instance cache invalidation: account changes are announced with PostgreSQL NOTIFY.
 import pg from "pg";
 import type { Logger } from "pino";
-import { INVALIDATION_CHANNEL } from "@fiskal/db";
+import { INVALIDATION_CHANNEL } from "@fiskal/accounts";
 
 export interface InvalidationListener {
   close(): Promise<void>;

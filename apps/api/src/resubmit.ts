@@ -34,7 +34,7 @@ import { toInvoice, type InvoiceOut, type StoredAmounts } from "./procedures/inv
 /** Waits after the 1st, 2nd, … call without a JIR; the last repeats. Short first: most outages are brief. */
 export const LATE_DELIVERY_DELAYS_MS = [10_000, 30_000, 60_000, 120_000, 300_000] as const;
 /** After CIS refused the receipt itself (e.g. an expired certificate, s002): the customer must act first. */
-export const REJECTED_RETRY_MS = 15 * 60_000;
+const REJECTED_RETRY_MS = 15 * 60_000;
 /** A claimed receipt is not claimed again for this long (longer than any CIS call). */
 export const CLAIM_LEASE_MS = 60_000;
 
@@ -65,7 +65,7 @@ export function lateDeliveryDeadline(issuedWithoutJir: Date): Date {
 }
 
 /** The receipt as it was issued, rebuilt from its row (the same fields the first call sent). */
-export function receiptFromRow(row: Invoice): Receipt {
+function receiptFromRow(row: Invoice): Receipt {
   const a = (row.amounts ?? {}) as StoredAmounts;
   return {
     oib: row.oib,

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount } from "@fiskal/db";
+import { createAccount } from "@fiskal/accounts";
 import {
   buildPkcs12,
   computeZki,

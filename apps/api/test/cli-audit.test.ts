@@ -1,6 +1,7 @@
 // Key and plan changes made with the operator CLI go to the account's audit log, as "cli".
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createDb, createTestDatabase } from "@fiskal/db";
+import { createTestDatabase } from "@fiskal/accounts";
+import { createDb } from "@fiskal/db";
 import { run } from "../src/cli.ts";
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

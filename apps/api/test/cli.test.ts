@@ -1,6 +1,6 @@
 // The operator CLI against a real database: accounts, keys, plans, Enterprise endpoint limits.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestDatabase } from "@fiskal/db";
+import { createTestDatabase } from "@fiskal/accounts";
 import { run } from "../src/cli.ts";
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -1,7 +1,7 @@
 // The API on a real 3-master Redis Cluster: every key of an account shares one hash tag, so the
 // one-script decision runs on the master owning that slot, exact as on a single Redis.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setPlan } from "@fiskal/db";
+import { setPlan } from "@fiskal/accounts";
 import { startCluster, stopAllRedis, type TestCluster } from "../../../packages/limits/src/test-redis.ts";
 import { call, startHarness, timely, VALID_OIB, type Harness } from "./harness.ts";
 

@@ -3,7 +3,7 @@
 // a well-formed key. And the same answer for an unknown and a revoked key.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { revokeApiKey } from "@fiskal/db";
+import { revokeApiKey } from "@fiskal/accounts";
 import { ANONYMOUS_LIMITS } from "@fiskal/limits";
 import { call, callFrom, PORTAL, startHarness, trpcClient, VALID_OIB, type CallResult, type Harness } from "./harness.ts";
 

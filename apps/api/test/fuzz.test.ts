@@ -13,7 +13,7 @@ import { request as httpRequest } from "node:http";
 import pg from "pg";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount, createApiKey, revokeApiKey } from "@fiskal/db";
+import { createAccount, createApiKey, revokeApiKey } from "@fiskal/accounts";
 import { createCisSimulator, createIntermediarySimulator } from "@fiskal/fiscal";
 import { ENDPOINT_GROUPS } from "@fiskal/limits";
 import { ERROR_STATUS } from "../src/errors.ts";

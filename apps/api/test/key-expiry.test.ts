@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import pino from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createAccount, createApiKey, createTestDatabase, generateApiKey, revokeApiKey, rotateApiKey } from "@fiskal/db";
+import { createAccount, createApiKey, createTestDatabase, generateApiKey, revokeApiKey, rotateApiKey } from "@fiskal/accounts";
 import { startApi, type RunningApi } from "../src/app.ts";
 import { parseHeaderLines } from "@fiskal/usage";
 import { call, callFrom, REDIS_URL, VALID_OIB } from "./harness.ts";

@@ -1,6 +1,6 @@
 // DESIGN §4 through the real HTTP stack, on the shared Redis store and on the in-process store.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setPlan } from "@fiskal/db";
+import { setPlan } from "@fiskal/accounts";
 import { call, startHarness, timely, trpcClient, VALID_OIB, type Harness } from "./harness.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -2,7 +2,8 @@
 // same plans, and every surface that grants limits applies the same bounds and order.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount, createTestDatabase, DbInputError, Plan, SCHEMA_PATH, setPlan } from "@fiskal/db";
+import { createAccount, createTestDatabase, DbInputError, setPlan } from "@fiskal/accounts";
+import { Plan, SCHEMA_PATH } from "@fiskal/db";
 import {
   assertLimits,
   CustomLimits,

@@ -8,7 +8,7 @@ import path from "node:path";
 import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount, createApiKey, createTestDatabase } from "@fiskal/db";
+import { createAccount, createApiKey, createTestDatabase } from "@fiskal/accounts";
 import type { FiscalizeRequest, IntermediarySendRequest } from "@fiskal/fiscal";
 import { startApi, type ApiConfig, type RunningApi } from "../src/app.ts";
 import { call, PORTAL, REDIS_URL, startHarness, VALID_OIB, type CallResult, type Harness } from "./harness.ts";

@@ -3,7 +3,8 @@
 import { randomBytes } from "node:crypto";
 import pino from "pino";
 import { afterAll, expect, it } from "vitest";
-import { createAccount, createDb, createTestDatabase } from "@fiskal/db";
+import { createAccount, createTestDatabase } from "@fiskal/accounts";
+import { createDb } from "@fiskal/db";
 import { createMeter } from "@fiskal/usage";
 import { startApi, type RunningApi } from "../src/app.ts";
 import { loadEnv } from "../src/env.ts";

@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import pino from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createAccount, createApiKey, createTestDatabase, revokeApiKey, setPlan } from "@fiskal/db";
+import { createAccount, createApiKey, createTestDatabase, revokeApiKey, setPlan } from "@fiskal/accounts";
 import { startApi, type RunningApi } from "../src/app.ts";
 import { call, REDIS_URL, VALID_OIB } from "./harness.ts";
 

@@ -3,7 +3,8 @@
 import { randomBytes } from "node:crypto";
 import pino from "pino";
 import { afterAll, expect, it } from "vitest";
-import { createAccount, createApiKey, createDb, createTestDatabase } from "@fiskal/db";
+import { createAccount, createApiKey, createTestDatabase } from "@fiskal/accounts";
+import { createDb } from "@fiskal/db";
 import { usageSummary } from "@fiskal/usage";
 import { startApi } from "../src/app.ts";
 import { call, REDIS_URL, VALID_OIB } from "./harness.ts";

@@ -4,7 +4,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type RunningApi } from "@fiskal/api";
-import { createAccount, createApiKey, createTestDatabase, readKpdCsv } from "@fiskal/db";
+import { createAccount, createApiKey, createTestDatabase, readKpdCsv } from "@fiskal/accounts";
 import { FiskalClient, FiskalError, MemoryKpdCache, systemClock, type Clock, type FiskalClientOptions, type RetryEvent } from "../src/index.ts";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";

@@ -1,9 +1,10 @@
 // Measures the database package's slow paths on this machine: pnpm --filter @fiskal/db run timings
+// (the KPD seed and the seeded test template: pnpm --filter @fiskal/accounts run timings)
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createDb, createTestDatabase, migrate, seedKpd, startEmbeddedPostgres } from "../src/index.ts";
+import { createTestDatabase, migrate, startEmbeddedPostgres } from "../src/index.ts";
 import { adminQuery, emptyDatabase } from "../src/test-support.ts";
 
 async function time<T>(label: string, fn: () => Promise<T>): Promise<T> {
@@ -17,13 +18,6 @@ const pg = await emptyDatabase();
 try {
   await time("migrate, PostgreSQL, fresh database", () => migrate(pg.url));
   await time("migrate, PostgreSQL, up to date", () => migrate(pg.url));
-  const db = createDb(pg.url, { max: 2 });
-  try {
-    await time("seedKpd, PostgreSQL, empty table (5,828 rows)", () => seedKpd(db));
-    await time("seedKpd, PostgreSQL, already loaded", () => seedKpd(db));
-  } finally {
-    await db.$disconnect();
-  }
 } finally {
   await pg.drop();
 }
@@ -34,12 +28,6 @@ try {
   try {
     await time("migrate, PGlite, fresh database", () => migrate(embedded.url));
     await time("migrate, PGlite, up to date", () => migrate(embedded.url));
-    const db = createDb(embedded.url, { max: 4 });
-    try {
-      await time("seedKpd, PGlite, empty table", () => seedKpd(db));
-    } finally {
-      await db.$disconnect();
-    }
   } finally {
     await time("close embedded", () => embedded.close());
   }

@@ -1,5 +1,5 @@
 // The UsageHour migrations: the backfill of events recorded before the table existed, and the later
-// removal of the trigger that kept it (the usage meter writes it now, see @fiskal/usage).
+// removal of the trigger that kept it (the usage meter writes it now, see the usage package).
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";

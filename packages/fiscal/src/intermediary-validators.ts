@@ -28,7 +28,7 @@ export interface UblViolation {
 /** The project's copy of the official artifacts (reference/ at the repository root). */
 export const REFERENCE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "reference");
 /** Where Debian's libsaxonhe-java installs Saxon HE. */
-export const SAXON_JAR = "/usr/share/java/Saxon-HE.jar";
+const SAXON_JAR = "/usr/share/java/Saxon-HE.jar";
 
 const fatal = (rule: string, message: string): UblViolation => ({ rule, flag: "fatal", message });
 const first = (xml: string, re: RegExp) => re.exec(xml)?.[1];

@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createAccount, createApiKey, createDb, migrate, startEmbeddedPostgres, type Db, type EmbeddedPostgres } from "@fiskal/db";
+import { createAccount, createApiKey } from "@fiskal/accounts";
+import { createDb, migrate, startEmbeddedPostgres, type Db, type EmbeddedPostgres } from "@fiskal/db";
 import { createMeter, type UsageRecord } from "./meter.ts";
 
 let dir: string;

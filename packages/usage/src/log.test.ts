@@ -1,7 +1,8 @@
 // The request log as the portal reads it: decisions and headers written through COPY, filters,
 // export paging, usage per key, the quota count without free calls, and periods in Europe/Zagreb.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount, createApiKey, type Db } from "@fiskal/db";
+import { createAccount, createApiKey } from "@fiskal/accounts";
+import type { Db } from "@fiskal/db";
 import { createMeter, type UsageRecord } from "./meter.ts";
 import { exportRequests, recentRequests, usageByKey, EXPORT_PAGE } from "./recent.ts";
 import { localMidnight, usageRange } from "./range.ts";

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createAccount, createApiKey, type Db } from "@fiskal/db";
+import { createAccount, createApiKey } from "@fiskal/accounts";
+import type { Db } from "@fiskal/db";
 import { createMeter, METER_APPLICATION_NAME, MeterError, type UsageRecord } from "./meter.ts";
 import { openTestDatabase, recordUsage, type TestDatabase } from "./testing.ts";
 

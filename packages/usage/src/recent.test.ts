@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount, createApiKey, type Db } from "@fiskal/db";
+import { createAccount, createApiKey } from "@fiskal/accounts";
+import type { Db } from "@fiskal/db";
 import { recentRequests } from "./recent.ts";
 import { openTestDatabase, type TestDatabase } from "./testing.ts";
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createAccount } from "@fiskal/db";
+import { createAccount } from "@fiskal/accounts";
 import { pruneUsageEvents } from "./retention.ts";
 import { recentRequests } from "./recent.ts";
 import { usageSummary } from "./summary.ts";

@@ -3,7 +3,8 @@
 // also when flushes fail and are retried; and the portal's summary agrees with the request log.
 import { setImmediate as tick } from "node:timers/promises";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createAccount, createApiKey, createDb, type Db } from "@fiskal/db";
+import { createAccount, createApiKey } from "@fiskal/accounts";
+import { createDb, type Db } from "@fiskal/db";
 import { createMeter, type Meter, type UsageRecord } from "./meter.ts";
 import { requestsToday, usageSummary } from "./summary.ts";
 import { openTestDatabase, type TestDatabase } from "./testing.ts";

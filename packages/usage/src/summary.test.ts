@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount, createDb, type Db } from "@fiskal/db";
+import { createAccount } from "@fiskal/accounts";
+import { createDb, type Db } from "@fiskal/db";
 import { requestsToday, usageSummary } from "./summary.ts";
 import { openTestDatabase, recordUsage, type TestDatabase } from "./testing.ts";
 

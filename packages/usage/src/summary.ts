@@ -50,7 +50,7 @@ const DAY_MS = 86_400_000;
 const DAYS = 30;
 
 /** Start of the UTC day containing `now`. */
-export function utcDayStart(now: Date): Date {
+function utcDayStart(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 

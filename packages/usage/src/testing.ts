@@ -1,6 +1,7 @@
 // Test harness: a fresh migrated database per test file, the admin statements that simulate a
 // database outage for it, and a way to record usage history for the portal's queries.
-import { createDb, createTestDatabase, type Db } from "@fiskal/db";
+import { createTestDatabase } from "@fiskal/accounts";
+import { createDb, type Db } from "@fiskal/db";
 import { createMeter, METER_APPLICATION_NAME, type UsageRecord } from "./meter.ts";
 
 const ADMIN_URL = process.env.TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";

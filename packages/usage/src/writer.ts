@@ -154,7 +154,7 @@ async function copyRows(client: PoolClient, rows: LogRow[]): Promise<void> {
 }
 
 /** A PostgreSQL array literal: strings quoted and escaped (NUL removed), null as NULL. */
-export function pgArray(values: readonly (string | number | boolean | null)[]): string {
+function pgArray(values: readonly (string | number | boolean | null)[]): string {
   let out = "{";
   for (let i = 0; i < values.length; i++) {
     const v = values[i];

@@ -155,4 +155,3 @@ export function createDeliveryLog(db: Db) {
   };
 }
 
-export type DeliveryLog = ReturnType<typeof createDeliveryLog>;

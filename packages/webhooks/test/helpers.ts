@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAccount, createDb, createTestDatabase, type Db } from "@fiskal/db";
+import { createAccount, createTestDatabase } from "@fiskal/accounts";
+import { createDb, type Db } from "@fiskal/db";
 import { Webhook } from "standardwebhooks";
 import { createWebhooks, type Webhooks, type WebhooksOptions } from "../src/index.ts";
 

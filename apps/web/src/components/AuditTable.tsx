@@ -6,7 +6,7 @@ import css from "./usage.module.css";
 
 type Page = PortalOutputs["audit"]["list"];
 
-export const AUDIT_ACTIONS: Record<string, string> = {
+const AUDIT_ACTIONS: Record<string, string> = {
   "key.created": "Ključ stvoren",
   "key.rotated": "Ključ rotiran",
   "key.revoked": "Ključ opozvan",

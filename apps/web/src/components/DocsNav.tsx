@@ -14,6 +14,7 @@ const SECTIONS = [
     ["#upozorenje", "Webhook upozorenja"],
   ] },
   { href: "/docs/errors", label: "Pogreške", anchors: [] },
+  { href: "/docs/fiscalization", label: "Fiskalizacija", anchors: [] },
   { href: "/docs/api", label: "API referenca", anchors: [] },
 ] as const;
 

@@ -1,7 +1,7 @@
 // Wordmark with a small checkerboard mark.
 import Link from "next/link";
 
-export function LogoMark({ size = 26 }: { size?: number }) {
+function LogoMark({ size = 26 }: { size?: number }) {
   return (
     <svg width={size} height={size} viewBox="0 0 26 26" aria-hidden="true">
       <rect width="26" height="26" rx="6" fill="#2447d6" />

@@ -40,9 +40,11 @@ export function PortalNav({ operator, pendingRequests = 0 }: { operator: boolean
       {link("/keys", "API ključevi", <IconKey />, "nav-keys")}
       {link("/plan", "Paket i ograničenja", <IconLayers />, "nav-plan")}
       {link("/webhooks", "Webhooks", <IconBell />, "nav-webhooks")}
+      {link("/certificates", "Certifikat", <IconShield />, "nav-certificates")}
       {link("/audit", "Zapisnik promjena", <IconBook />, "nav-audit")}
       <div className="nav-section">Dokumentacija</div>
       {link("/docs/rate-limits", "Ograničenja zahtjeva", <IconBook />, "nav-docs-limits")}
+      {link("/docs/fiscalization", "Fiskalizacija", <IconBook />, "nav-docs-fiscalization")}
       {link("/docs/api", "API referenca", <IconCode />, "nav-docs-api")}
     </nav>
   );

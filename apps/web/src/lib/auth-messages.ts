@@ -1,7 +1,7 @@
 // Sign-in messages the server may show; anything else from next-auth is replaced by a generic one.
 export const INVALID_CREDENTIALS = "Neispravan e-mail ili lozinka.";
 export const SIGN_IN_UNAVAILABLE = "Prijava trenutačno nije moguća. Pokušajte ponovno za nekoliko trenutaka.";
-export const TOO_MANY_ATTEMPTS_PREFIX = "Previše pokušaja";
+const TOO_MANY_ATTEMPTS_PREFIX = "Previše pokušaja";
 
 export function displayableSignInError(error: string | null | undefined): string {
   if (!error || error === "CredentialsSignin") return INVALID_CREDENTIALS;

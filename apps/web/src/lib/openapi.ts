@@ -4,7 +4,7 @@ import { stavki } from "./plural";
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
-export type JsonSchema = {
+type JsonSchema = {
   $ref?: string;
   type?: string | string[];
   format?: string;
@@ -49,7 +49,7 @@ export type SchemaField = {
   children: SchemaField[];
 };
 
-export type Parameter = { name: string; in: string; required: boolean; type: string; description?: string; constraints: string[] };
+type Parameter = { name: string; in: string; required: boolean; type: string; description?: string; constraints: string[] };
 
 export type Operation = {
   id: string;
@@ -195,7 +195,7 @@ function objectOf(schema: JsonSchema, resolve: (s: JsonSchema | undefined) => Js
   return undefined;
 }
 
-export function typeLabel(schema: JsonSchema | undefined, resolve: (s: JsonSchema | undefined) => JsonSchema | undefined = (s) => s): string {
+function typeLabel(schema: JsonSchema | undefined, resolve: (s: JsonSchema | undefined) => JsonSchema | undefined = (s) => s): string {
   if (!schema) return "bilo što";
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   const variants = schema.anyOf ?? schema.oneOf;
@@ -209,7 +209,7 @@ export function typeLabel(schema: JsonSchema | undefined, resolve: (s: JsonSchem
   return schema.format ? `${base} (${schema.format})` : base;
 }
 
-export function constraintsOf(schema: JsonSchema | undefined): string[] {
+function constraintsOf(schema: JsonSchema | undefined): string[] {
   if (!schema) return [];
   const out: string[] = [];
   if (schema.minLength !== undefined) out.push(`min. duljina ${schema.minLength}`);

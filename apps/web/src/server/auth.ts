@@ -1,5 +1,5 @@
 // next-auth: email + password (argon2id), JWT sessions, login attempts limited per email and per IP.
-import { hashPassword, verifyPassword } from "@fiskal/db";
+import { hashPassword, verifyPassword } from "@fiskal/accounts";
 import { randomBytes } from "node:crypto";
 import { getServerSession, type NextAuthOptions, type Session } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
@@ -17,7 +17,6 @@ const credentialsSchema = z.object({
   password: z.string().min(1).max(200),
 });
 
-export { INVALID_CREDENTIALS };
 
 // Verifying against this when the email is unknown keeps both answers equally slow.
 let dummyHash: Promise<string> | undefined;

@@ -6,7 +6,7 @@
 import { createRateLimiter, sekundi, type Limits, type RateLimiter } from "@fiskal/limits";
 import { env } from "~/env";
 
-export const LOGIN_LIMITS = {
+const LOGIN_LIMITS = {
   email: { burst: 3, perMinute: 5, perDay: 100 },
   ip: { burst: 10, perMinute: 20, perDay: 1_000 },
   signUpIp: { burst: 2, perMinute: 5, perDay: 50 },

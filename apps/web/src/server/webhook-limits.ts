@@ -5,7 +5,7 @@ import { sekundi, type Limits } from "@fiskal/limits";
 import type { SendAdmission } from "@fiskal/webhooks";
 import { portalLimiter } from "~/server/login-limits";
 
-export const WEBHOOK_SEND_LIMITS = { burst: 2, perMinute: 10, perDay: 200 } as const satisfies Limits;
+const WEBHOOK_SEND_LIMITS = { burst: 2, perMinute: 10, perDay: 200 } as const satisfies Limits;
 
 export function webhookSendAdmission(accountId: string): SendAdmission {
   return async () => {

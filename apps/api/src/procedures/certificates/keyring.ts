@@ -6,7 +6,7 @@ import path from "node:path";
 import { createKeyring, generateEncryptionKey, type CertificateKeyring } from "@fiskal/fiscal";
 import { certificateKeyEnv } from "../../env.ts";
 
-export const KEY_FILE_NAME = "cert-encryption-key";
+const KEY_FILE_NAME = "cert-encryption-key";
 
 export interface KeyringSource {
   CERT_ENCRYPTION_KEY?: string;

@@ -26,7 +26,7 @@ export interface SigningCertificate {
 }
 
 /** The OIB of a stored certificate (read from the certificate itself on rows stored before it was recorded). */
-export function storedOib(row: Pick<Certificate, "oib" | "certPem">): string | null {
+function storedOib(row: Pick<Certificate, "oib" | "certPem">): string | null {
   return row.oib ?? certificateOib(new X509Certificate(row.certPem));
 }
 

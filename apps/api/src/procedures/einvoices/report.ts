@@ -42,7 +42,7 @@ export function toReport(row: EInvoiceReport): ReportOut {
 }
 
 /** The account's e-invoice that was handed to the buyer (accepted or queued by the intermediary); 404 / 409 otherwise. */
-export async function deliveredEInvoice(ctx: ApiContext, id: string): Promise<EInvoice> {
+async function deliveredEInvoice(ctx: ApiContext, id: string): Promise<EInvoice> {
   const row = z.uuid().safeParse(id).success ? await ctx.services.db.eInvoice.findFirst({ where: { id, accountId: ctx.principal.accountId } }) : null;
   if (!row) throw new ApiError("not_found", `E-račun ${id} ne postoji.`);
   if (row.status !== "accepted" && row.status !== "queued") {

@@ -38,7 +38,7 @@ function receivedAt(now: Date): string {
 }
 
 /** The request in the model of @fiskal/fiscal; `issueTime` is the one given (HH:mm → HH:mm:00) or the time of receipt. */
-export function toDomain(i: SendEInvoiceInput, now: Date = new Date()): EInvoiceInput {
+function toDomain(i: SendEInvoiceInput, now: Date = new Date()): EInvoiceInput {
   const address = (a: SendEInvoiceInput["buyer"]["address"]) => a && { street: a.street, city: a.city, postalCode: a.postal_code, country: a.country };
   const tax = (t: { vat_category?: VatCategory; vat_rate?: string; exemption_reason?: string; exemption_reason_code?: string }) => ({
     vatCategory: t.vat_category,

@@ -20,7 +20,7 @@ const QrInput = z.strictObject({
     .describe("Širina PNG slike u pikselima (100–2000, zadano 300); SVG nosi veličinu u milimetrima."),
 });
 
-export const QrSchema = z.object({
+const QrSchema = z.object({
   id: z.string(),
   url: z.string().describe("Sadržaj QR koda: poveznica na provjeru računa kod Porezne uprave."),
   format: z.enum(["svg", "png"]),

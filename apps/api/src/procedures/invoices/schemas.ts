@@ -2,10 +2,9 @@ import { z } from "zod";
 import type { Invoice } from "@fiskal/db";
 import { receiptQrUrl } from "@fiskal/fiscal";
 
-export const Money = z.string().regex(/^\d{1,12}\.\d{2}$/, "Iznos mora biti decimalni zapis s dvije decimale, npr. \"125.00\".");
-export const Oib = z.string().regex(/^\d{11}$/, "OIB ima točno 11 znamenki.");
+const Oib = z.string().regex(/^\d{11}$/, "OIB ima točno 11 znamenki.");
 /** A receipt amount: negative on a storno. */
-export const SignedMoney = z
+const SignedMoney = z
   .string()
   .regex(/^-?\d{1,12}\.\d{2}$/, "Iznos mora biti decimalni zapis s dvije decimale, npr. \"125.00\" (storno: \"-125.00\").");
 const Rate = z.string().regex(/^\d{1,3}(\.\d{1,2})?$/, "Stopa je postotak, npr. \"25\" ili \"25.00\".");

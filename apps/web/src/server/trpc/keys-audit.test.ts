@@ -1,6 +1,7 @@
 // Keys (expiry, rotation, usage per key) and the audit log through the portal's procedures, against
 // a real PostgreSQL database: who, what, when and from which address, scoped to the account.
-import { createAccount, createDb, createTestDatabase, type Db } from "@fiskal/db";
+import { createAccount, createTestDatabase } from "@fiskal/accounts";
+import { createDb, type Db } from "@fiskal/db";
 import { createMeter } from "@fiskal/usage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "./root";

@@ -1,6 +1,7 @@
 // Cancelling a pending upgrade, and the operator's pending count and customer view, against a real
 // PostgreSQL database and the real Redis.
-import { createAccount, createDb, createTestDatabase, type Db } from "@fiskal/db";
+import { createAccount, createTestDatabase } from "@fiskal/accounts";
+import { createDb, type Db } from "@fiskal/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "./root";
 

@@ -1,6 +1,7 @@
 // Portal procedures against a real PostgreSQL database: scoping to the session's account,
 // expected outcomes as values, and the operator-only area.
-import { createAccount, createApiKey, createDb, createTestDatabase, hashPassword, type Db } from "@fiskal/db";
+import { createAccount, createApiKey, createTestDatabase, hashPassword } from "@fiskal/accounts";
+import { createDb, type Db } from "@fiskal/db";
 import { createMeter } from "@fiskal/usage";
 import { authOptions } from "~/server/auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -9,7 +9,7 @@ export async function createContext(opts: { headers: Headers }) {
   return { db: db(), session, headers: opts.headers };
 }
 
-export type Context = Awaited<ReturnType<typeof createContext>>;
+type Context = Awaited<ReturnType<typeof createContext>>;
 
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {

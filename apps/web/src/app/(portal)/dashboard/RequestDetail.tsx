@@ -15,7 +15,7 @@ const WINDOW_LABELS: Record<string, string> = {
   "status:day": "besplatni pozivi, dnevno",
 };
 
-export function windowLabel(window: string): string {
+function windowLabel(window: string): string {
   if (WINDOW_LABELS[window]) return WINDOW_LABELS[window];
   if (window.startsWith("endpoint:")) return `ograničenje endpointa (${window.slice(9)}), u minuti`;
   return window;

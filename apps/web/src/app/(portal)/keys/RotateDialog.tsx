@@ -3,7 +3,7 @@
 import { forwardRef, useState } from "react";
 import type { KeyRow } from "./KeysTable";
 
-export const OVERLAPS: { seconds: number; label: string }[] = [
+const OVERLAPS: { seconds: number; label: string }[] = [
   { seconds: 0, label: "Bez preklapanja — stari ključ prestaje odmah" },
   { seconds: 3_600, label: "1 sat" },
   { seconds: 86_400, label: "24 sata" },

@@ -8,4 +8,3 @@ export type Endpoint = Outputs["endpoints"][number];
 export type EventsPage = Outputs["events"];
 export type EventRow = EventsPage["items"][number];
 export type Delivery = EventRow["deliveries"][number];
-export type Attempt = Delivery["attempts"][number];

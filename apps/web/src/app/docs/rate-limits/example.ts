@@ -6,14 +6,14 @@ const plan = PLANS.SANDBOX;
 const MIDNIGHT = Date.UTC(2026, 10, 22);
 
 /** The first request of the day at 12:00:00.300 UTC, this one at 12:00:20.000. */
-export const ADMIT_AT = Date.UTC(2026, 10, 21, 12, 0, 20);
-export const FIRST_AT = Date.UTC(2026, 10, 21, 12, 0, 0, 300);
+const ADMIT_AT = Date.UTC(2026, 10, 21, 12, 0, 20);
+const FIRST_AT = Date.UTC(2026, 10, 21, 12, 0, 0, 300);
 
 /**
  * At 12:10:00.000: 60 requests since 12:09:20.400 (the last 3 after 12:09:59.000), 1,877 today.
  * The minute window is full until 12:09:20.400 leaves it, 20.4 s later.
  */
-export const REFUSE_AT = Date.UTC(2026, 10, 21, 12, 10, 0);
+const REFUSE_AT = Date.UTC(2026, 10, 21, 12, 10, 0);
 
 function win(name: WindowState["name"], policy: string, limit: number, windowSeconds: number, remaining: number, resetInMs: number, now: number): WindowState {
   return { name, policy, limit, remaining, reset: now + resetInMs, resetInMs, windowSeconds };

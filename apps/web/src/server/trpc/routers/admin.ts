@@ -1,5 +1,6 @@
 // Operator area: upgrade requests and custom Enterprise limits for any account.
-import { setPlan, type Plan } from "@fiskal/db";
+import { setPlan } from "@fiskal/accounts";
+import type { Plan } from "@fiskal/db";
 import { CustomLimitsHr, customLimitsSchema, limitsFor } from "@fiskal/limits";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
@@ -11,7 +12,7 @@ import { isUpgrade } from "./plan";
 import { audit } from "~/server/audit";
 
 /** The bounds of custom limits (one definition, @fiskal/limits plans.ts), with Croatian messages. */
-export const customLimitsInput = customLimitsSchema("hr", { ordered: false });
+const customLimitsInput = customLimitsSchema("hr", { ordered: false });
 
 type CustomLimitsInput = z.infer<typeof customLimitsInput>;
 

@@ -1,5 +1,5 @@
 // Sign-up: a new user always gets a new account on the Sandbox plan.
-import { createAccount, hashPassword } from "@fiskal/db";
+import { createAccount, hashPassword } from "@fiskal/accounts";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { env } from "~/env";
@@ -7,7 +7,7 @@ import { clientIp } from "~/lib/client-ip";
 import { checkSignUpAttempt, loginRefusedMessage } from "~/server/login-limits";
 import { publicProcedure } from "../trpc";
 
-export const signUpInput = z.object({
+const signUpInput = z.object({
   name: z.string().trim().max(100, "Ime može imati najviše 100 znakova.").optional(),
   company: z.string().trim().min(2, "Unesite naziv tvrtke (barem 2 znaka).").max(120, "Naziv tvrtke može imati najviše 120 znakova."),
   email: z.string().trim().toLowerCase().pipe(z.email("Unesite ispravnu e-mail adresu.")),

@@ -1,6 +1,7 @@
 // The portal's certificate procedures against a real PostgreSQL database: upload (PKCS#12 +
 // password), refusals as values, encryption at rest with the shared key, audit, account scoping.
-import { createAccount, createDb, createTestDatabase, type Db } from "@fiskal/db";
+import { createAccount, createTestDatabase } from "@fiskal/accounts";
+import { createDb, type Db } from "@fiskal/db";
 import { buildPkcs12, createKeyring, decryptPrivateKey, generateEncryptionKey, generateTestCertificate } from "@fiskal/fiscal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "../root";

@@ -35,7 +35,7 @@ export interface CertificateInfo {
   uploadedAt: string;
 }
 
-export function certificateInfo(row: Certificate, now: Date = new Date()): CertificateInfo {
+function certificateInfo(row: Certificate, now: Date = new Date()): CertificateInfo {
   const daysLeft = daysUntilExpiry(row.notAfter, now);
   const state: CertificateState =
     now > row.notAfter ? "expired" : row.notBefore && now < row.notBefore ? "not_yet_valid" : daysLeft < CERTIFICATE_WARNING_DAYS ? "expiring" : "valid";

@@ -1,15 +1,15 @@
 // API keys of the signed-in account: list with usage, create (full key returned once, optional
 // expiry), rotate with an overlap, revoke. Every change goes to the audit log.
-import { activeKeyWhere, createApiKey, MAX_ROTATION_OVERLAP_SECONDS, revokeApiKey, rotateApiKey } from "@fiskal/db";
+import { activeKeyWhere, createApiKey, MAX_ROTATION_OVERLAP_SECONDS, revokeApiKey, rotateApiKey } from "@fiskal/accounts";
 import { usageByKey } from "@fiskal/usage";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { audit } from "~/server/audit";
 import { protectedProcedure } from "../trpc";
 
-export const MAX_ACTIVE_KEYS = 25;
+const MAX_ACTIVE_KEYS = 25;
 /** Usage per key covers this many days (the request log). */
-export const KEY_USAGE_DAYS = 30;
+const KEY_USAGE_DAYS = 30;
 const DAY_MS = 86_400_000;
 const MAX_EXPIRY_DAYS = 5 * 365;
 
@@ -20,7 +20,7 @@ const expiresAtInput = z
   .refine((v) => Date.parse(v) > Date.now() + 60_000, "Datum isteka mora biti u budućnosti (barem minutu od sada).")
   .refine((v) => Date.parse(v) <= Date.now() + MAX_EXPIRY_DAYS * DAY_MS, "Datum isteka može biti najviše pet godina unaprijed.");
 
-export type KeyState = "active" | "rotating" | "expired" | "revoked";
+type KeyState = "active" | "rotating" | "expired" | "revoked";
 
 export const keysRouter = {
   list: protectedProcedure.query(async ({ ctx }) => {

@@ -13,7 +13,7 @@ import {
   setPlan,
   verifyPassword,
 } from "./accounts.ts";
-import { createDb, type Db } from "./client.ts";
+import { createDb, type Db } from "@fiskal/db";
 import { createTestDatabase } from "./testing.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -2,8 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { hash as argon2Hash, verify as argon2Verify, type Algorithm } from "@node-rs/argon2";
 import { isValidOib } from "@fiskal/fiscal";
 import { CustomLimitsBounds, describeLimitIssues, PLAN_NAMES, type CustomLimits } from "@fiskal/limits";
-import type { Db } from "./client.ts";
-import { Prisma, type Account, type Plan } from "./generated/prisma/client.ts";
+import { Prisma, type Account, type Db, type Plan } from "@fiskal/db";
 
 /** Custom (Enterprise) limits: the schema and its bounds live in @fiskal/limits (plans.ts). */
 export type { CustomLimits } from "@fiskal/limits";
@@ -29,7 +28,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ARGON2ID = 2 as Algorithm;
 
 /** Uniform base62 characters: bytes ≥ 248 are rejected so that `% 62` carries no bias. */
-export function randomBase62(length: number): string {
+function randomBase62(length: number): string {
   let out = "";
   while (out.length < length) {
     for (const byte of randomBytes(length * 2)) {
@@ -99,11 +98,10 @@ export async function createAccount(
   return db.account.create({ data: { name, plan, oib: input.oib ?? null, ...customColumns(plan, input.custom) } });
 }
 
-/** Creates a key for the account and returns the plaintext once; only its hash is stored. */
 /** Longest overlap of a rotation: the old key keeps working at most this long after it. */
 export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 86_400;
 /** Latest expiry a key may be given at creation, from now. */
-export const MAX_KEY_LIFETIME_MS = 5 * 365 * 86_400_000;
+const MAX_KEY_LIFETIME_MS = 5 * 365 * 86_400_000;
 
 /** Throws DbInputError unless `expiresAt` is a valid instant in the future, at most 5 years ahead. */
 function checkExpiry(expiresAt: Date, now: number): void {

@@ -2,10 +2,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type Db } from "./client.ts";
+import { createDb, createTestDatabase, type Db } from "@fiskal/db";
 import { readKpdCsv, seedKpd } from "./kpd.ts";
-import { migrate } from "./migrate.ts";
-import { emptyDatabase } from "./test-support.ts";
 
 describe("readKpdCsv", () => {
   it("reads all 5,828 rows of the file, each with its parent up to the section", async () => {
@@ -32,12 +30,12 @@ describe("readKpdCsv", () => {
 });
 
 describe("seedKpd", () => {
-  let database: Awaited<ReturnType<typeof emptyDatabase>>;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let db: Db;
   let dir: string;
   beforeAll(async () => {
-    database = await emptyDatabase();
-    await migrate(database.url);
+    // migrated, with an empty KpdCode table
+    database = await createTestDatabase();
     db = createDb(database.url, { max: 2 });
     dir = await mkdtemp(path.join(tmpdir(), "fiskal-kpd-"));
   });

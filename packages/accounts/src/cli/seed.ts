@@ -1,8 +1,8 @@
+// `pnpm db:seed`: migrates, loads the KPD classification and makes sure the demo customer and the
+// operator exist, against DATABASE_URL or the embedded database.
+import { createDb, migrate, openTarget } from "@fiskal/db";
 import { ensureDemo } from "../accounts.ts";
-import { createDb } from "../client.ts";
 import { seedKpd } from "../kpd.ts";
-import { migrate } from "../migrate.ts";
-import { openTarget } from "./target.ts";
 
 const target = await openTarget();
 try {

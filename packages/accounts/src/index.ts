@@ -1,0 +1,26 @@
+export {
+  hashApiKey,
+  generateApiKey,
+  createAccount,
+  createApiKey,
+  revokeApiKey,
+  rotateApiKey,
+  activeKeyWhere,
+  MAX_ROTATION_OVERLAP_SECONDS,
+  type RotateResult,
+  setPlan,
+  ensureDemo,
+  hashPassword,
+  verifyPassword,
+  DbInputError,
+  DEMO_ACCOUNT_NAME,
+  DEMO_EMAIL,
+  DEMO_OIB,
+  OPERATOR_ACCOUNT_NAME,
+  OPERATOR_EMAIL,
+  INVALIDATION_CHANNEL,
+  type CustomLimits,
+  type EnsureDemoResult,
+} from "./accounts.ts";
+export { seedKpd, readKpdCsv } from "./kpd.ts";
+export { createTestDatabase } from "./testing.ts";
