@@ -202,6 +202,8 @@ test("the period selector: 7 and 30 days, chosen dates, all in the URL", async (
   const key = await createKeyInPortal(page, "k");
   expect((await validateOib(key)).status).toBe(200);
   await page.goto("/dashboard");
+  // Usage is metered in batches: wait until the request shows before reading the chart.
+  await eventually(async () => ((await page.getByTestId("chart-bar").count()) > 0 ? true : (await page.reload(), undefined)), "chart shown", 10_000);
   await page.getByTestId("range-7d").click();
   await page.waitForURL((u) => u.searchParams.get("range") === "7d");
   await expect(page.getByTestId("chart-bar")).toHaveCount(7);
@@ -233,6 +235,8 @@ test("chart labels stay readable at 390 px", async ({ page }) => {
   for (const range of ["", "?range=30d"]) {
     await page.goto(`/dashboard${range}`);
     await eventually(async () => ((await page.getByTestId("chart-bar").count()) > 0 ? true : (await page.reload(), undefined)), "chart shown", 10_000);
+    // Laid out before it is measured (a loaded machine paints late).
+    await expect.poll(() => page.getByTestId("chart-x-labels").evaluate((e) => e.getBoundingClientRect().width)).toBeGreaterThan(0);
     const labels = await page
       .getByTestId("chart-x-labels")
       .locator("span")

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ScrollToHash } from "~/components/ScrollToHash";
 
 export const metadata: Metadata = { title: "Pogreške" };
 
@@ -26,6 +27,7 @@ const ERRORS: { code: string; status: number; when: string; what: string }[] = [
 export default function ErrorsDoc() {
   return (
     <article data-testid="docs-errors">
+      <ScrollToHash />
       <h1>Pogreške</h1>
       <p className="lead">
         Svaka pogreška, na svakoj ruti, ima isti oblik. Na tRPC sučelju isti <code>code</code>, <code>message</code> i{" "}

@@ -13,11 +13,11 @@ const FIELDS: [string, string, string][] = [
   ["operator_oib", "OibOper", "Obavezno: OIB operatera (za samoposlužne uređaje OIB izdavatelja). Bez njega zahtjev je odbijen (400)."],
   ["total", "IznosUkupno", "Ukupni iznos s dvije decimale; negativan za storno."],
   ["payment_method", "NacinPlac", "G gotovina, K kartice, T transakcijski račun, O ostalo ili više načina. Ček (C) Porezna uprava više ne prima."],
-  ["vat", "Pdv", "PDV po stopama: [{rate, base, amount}], svaka stopa jednom (0, 5, 10, 13, 25 %)."],
+  ["vat", "Pdv", "PDV po stopama: `[{rate, base, amount}]`, svaka stopa jednom (0, 5, 10, 13, 25 %)."],
   ["consumption_tax", "Pnp", "Porez na potrošnju po stopama, najviše 3 %."],
-  ["other_taxes", "OstaliPor", "Ostali porezi: [{name, rate, base, amount}]."],
+  ["other_taxes", "OstaliPor", "Ostali porezi: `[{name, rate, base, amount}]`."],
   ["exempt_amount, margin_amount, not_taxable_amount", "IznosOslobPdv, IznosMarza, IznosNePodlOpor", "Iznos oslobođenja, iznos po posebnom postupku oporezivanja marže, iznos koji ne podliježe oporezivanju."],
-  ["fees", "Naknade", "Naknade: [{name, amount}], npr. povratna naknada za ambalažu."],
+  ["fees", "Naknade", "Naknade: `[{name, amount}]`, npr. povratna naknada za ambalažu."],
   ["buyer_oib", "OibPrimateljaRacuna", "Samo za B2B račune; ne uz način plaćanja T."],
   ["paragon_number", "ParagonBrRac", "Paragon račun koji se naknadno prijavljuje nakon kvara uređaja (šalje se kao naknadna dostava)."],
   ["special_purpose", "SpecNamj", "Samo kad to Porezna uprava zatraži."],
@@ -53,7 +53,7 @@ export default function FiscalizationDoc() {
                 <td>
                   <code>{schema}</code>
                 </td>
-                <td>{meaning}</td>
+                <td>{withCode(meaning)}</td>
               </tr>
             ))}
           </tbody>
@@ -119,4 +119,9 @@ export default function FiscalizationDoc() {
       </p>
     </article>
   );
+}
+
+/** Text with `code` spans: field shapes are shown as code, not as words of the sentence. */
+function withCode(text: string) {
+  return text.split(/`([^`]+)`/).map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part));
 }

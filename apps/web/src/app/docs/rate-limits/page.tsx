@@ -1,6 +1,7 @@
 import { ANONYMOUS_LIMITS, ENDPOINT_LIMITS } from "@fiskal/limits";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ScrollToHash } from "~/components/ScrollToHash";
 import { portalUrl } from "~/env";
 import { PlansTable } from "~/components/PlansTable";
 import { formatInt, PLAN_LABELS } from "~/lib/format";
@@ -18,6 +19,7 @@ export default function RateLimitsDoc() {
   const ex = examples(docUrl);
   return (
     <article data-testid="docs-rate-limits">
+      <ScrollToHash />
       <h1>Ograničenja zahtjeva</h1>
       <p className="lead">
         Fiskal ograničava broj zahtjeva po <strong>računu</strong>: svi ključevi jednog računa dijele istu kvotu. Ograničenja su točna:
