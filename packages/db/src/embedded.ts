@@ -89,6 +89,71 @@ function releaseLock(dataDir: string): void {
   if (openHere.delete(file)) rmSync(file, { force: true });
 }
 
+/** Frontend messages that open an extended-protocol batch, which lasts until that connection's Sync. */
+const BATCH_MESSAGES = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48]); // Parse Bind Describe Execute Close Flush
+const SYNC = 0x53;
+const QUERY = 0x51;
+
+type QueueItem = { handlerId: number; message: Uint8Array; resolve(n: number): void; reject(e: unknown): void; onData(d: Uint8Array): void };
+type Queue = {
+  queue: QueueItem[];
+  processing: boolean;
+  lastHandlerId: number | null;
+  processQueue(): Promise<void>;
+  clearTransactionIfNeeded(handlerId: number): Promise<void>;
+};
+
+/**
+ * pglite-socket 0.2.x runs every connection on one PGlite session and queues single protocol
+ * messages, keeping a connection's turn only inside an SQL transaction. Between one connection's
+ * Parse and its Bind another connection's Parse replaced the unnamed statement: bind errors, replies
+ * handed to the wrong client, and rows of another query or none (a user lookup found "no user", so
+ * the portal signed a live session out). A connection keeps its turn until its batch's Sync
+ * (electric-sql/pglite#1046).
+ */
+function keepBatchesWhole(server: PGLiteSocketServer, db: PGlite): void {
+  const q = (server as unknown as { queryQueue: Queue }).queryQueue;
+  if (!q || !Array.isArray(q.queue) || typeof q.processQueue !== "function") throw new Error("unexpected pglite-socket internals: check keepBatchesWhole");
+  let batchOf: number | null = null;
+  q.processQueue = async function processQueue(this: Queue) {
+    if (this.processing || this.queue.length === 0) return;
+    this.processing = true;
+    try {
+      while (this.queue.length > 0) {
+        const owner = batchOf ?? (db.isInTransaction() ? this.lastHandlerId : null);
+        let item: QueueItem | undefined;
+        if (owner !== null) {
+          const i = this.queue.findIndex((x) => x.handlerId === owner);
+          if (i === -1) break; // the owner's next message will start the queue again
+          item = this.queue.splice(i, 1)[0];
+        } else item = this.queue.shift();
+        if (!item) break;
+        const it = item;
+        let bytes = 0;
+        try {
+          await db.runExclusive(() => db.execProtocolRawStream(it.message, { onRawData: (d: Uint8Array) => ((bytes += d.length), it.onData(d)) }));
+        } catch (error) {
+          it.reject(error);
+          continue;
+        }
+        const type = it.message[0] ?? 0;
+        if (type === SYNC || type === QUERY) batchOf = null;
+        else if (BATCH_MESSAGES.has(type)) batchOf = it.handlerId;
+        this.lastHandlerId = it.handlerId;
+        it.resolve(bytes);
+      }
+    } finally {
+      this.processing = false;
+    }
+  };
+  const clear = q.clearTransactionIfNeeded.bind(q);
+  q.clearTransactionIfNeeded = async (handlerId: number) => {
+    if (batchOf === handlerId) batchOf = null; // a connection that left mid-batch gives up its turn
+    await clear(handlerId);
+    await q.processQueue();
+  };
+}
+
 export async function startEmbeddedPostgres(opts: { dataDir: string; port?: number }): Promise<EmbeddedPostgres> {
   mkdirSync(opts.dataDir, { recursive: true });
   await acquireLock(opts.dataDir);
@@ -97,6 +162,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
     db = await PGlite.create({ dataDir: opts.dataDir });
     // The default of one connection would refuse a connection pool.
     const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: opts.port ?? 0, maxConnections: 16 });
+    keepBatchesWhole(server, db);
     await server.start();
     const port = Number(server.getServerConn().split(":").pop());
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
