@@ -43,6 +43,7 @@ export default async function ApiReferencePage() {
           Referenca se generira iz OpenAPI dokumenta koji objavljuje sam API (<code>GET /v1/openapi.json</code>). Dok API ne bude dostupan,
           pravila o ograničenjima pročitajte na stranici <Link href="/docs/rate-limits">Ograničenja zahtjeva</Link>.
         </p>
+        <EinvoiceExamples />
       </article>
     );
   }
