@@ -5,6 +5,7 @@
 // UPDATE that records the request id before the call; the answer completes the row.
 // The service unavailable → tried again with back-off; refused → "refused" with the code and
 // message (a document the tax authority refuses needs the customer, not another attempt).
+import { periodicJob } from "./periodic.ts";
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { Db, Prisma } from "@fiskal/db";
@@ -34,9 +35,6 @@ const describe = (err: unknown) =>
 export function createEInvoiceFiscalization(opts: EInvoiceFiscalizationOptions): EInvoiceFiscalization {
   const { db, log } = opts;
   const batch = opts.batch ?? 50;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<number> | null = null;
-  let stopped = false;
 
   const due = (now: Date): Prisma.EInvoiceWhereInput => ({
     status: "accepted",
@@ -90,7 +88,7 @@ export function createEInvoiceFiscalization(opts: EInvoiceFiscalizationOptions):
       const where = { ...due(new Date()), ...(scope.accountId ? { accountId: scope.accountId } : {}) };
       const rows = await db.eInvoice.findMany({ where, select: { id: true }, orderBy: { createdAt: "asc" }, take: batch });
       for (const { id } of rows) {
-        if (stopped) break;
+        if (job.stopped) break;
         try {
           if (await record(id)) recorded++;
         } catch (err) {
@@ -103,24 +101,6 @@ export function createEInvoiceFiscalization(opts: EInvoiceFiscalizationOptions):
     return recorded;
   }
 
-  function runOnce(scope: { accountId?: string } = {}): Promise<number> {
-    running ??= pass(scope).finally(() => (running = null));
-    return running;
-  }
-
-  return {
-    runOnce,
-    start() {
-      if (timer) return;
-      void runOnce();
-      timer = setInterval(() => void runOnce(), opts.intervalMs ?? 5_000);
-      timer.unref();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
-  };
+  const job = periodicJob(pass, opts.intervalMs ?? 5_000);
+  return job;
 }

@@ -11,6 +11,7 @@
 // the next attempt. The JIR is stored by the step that completes the receipt (journaled on disk if
 // the database refuses), then `invoice.fiscalized` is announced to the account's webhooks; a
 // receipt stored but not yet announced is announced on the next run.
+import { periodicJob } from "./periodic.ts";
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import { Prisma, type Db, type Invoice } from "@fiskal/db";
@@ -147,9 +148,6 @@ export interface LateDelivery {
 export function createLateDelivery(opts: LateDeliveryOptions): LateDelivery {
   const { db, log } = opts;
   const batch = opts.batch ?? 50;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<number> | null = null;
-  let stopped = false;
 
   // Only receipts issued without a JIR are delivered late. A pending receipt without nextAttemptAt
   // is one whose first request is running, or whose answer was lost with its process: that one
@@ -247,7 +245,7 @@ export function createLateDelivery(opts: LateDeliveryOptions): LateDelivery {
       // An answer waiting in the journal is a JIR already obtained: never send that receipt again.
       const journaled = new Set((await opts.journal.entries()).filter((e) => e.entry.kind === "invoice").map((e) => e.entry.id));
       for (const row of rows) {
-        if (stopped) break;
+        if (job.stopped) break;
         if (journaled.has(row.id)) continue;
         try {
           if (await deliver(row)) delivered++;
@@ -262,24 +260,6 @@ export function createLateDelivery(opts: LateDeliveryOptions): LateDelivery {
     return delivered;
   }
 
-  function runOnce(scope: { accountId?: string } = {}): Promise<number> {
-    running ??= pass(scope).finally(() => (running = null));
-    return running;
-  }
-
-  return {
-    runOnce,
-    start() {
-      if (timer) return;
-      void runOnce();
-      timer = setInterval(() => void runOnce(), opts.intervalMs ?? 5_000);
-      timer.unref();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
-  };
+  const job = periodicJob(pass, opts.intervalMs ?? 5_000);
+  return job;
 }
