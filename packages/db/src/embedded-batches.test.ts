@@ -8,6 +8,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { md5PasswordAnswer } from "./embedded-auth.ts";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded.ts";
 
 const cstr = (s: string) => Buffer.concat([Buffer.from(s, "utf8"), Buffer.from([0])]);
@@ -49,16 +50,34 @@ class Raw {
     });
   }
 
-  static async open(port: number): Promise<Raw> {
+  /** Connects as postgres with `password` (the embedded port asks for it: MD5 challenge). */
+  static async open(port: number, password: string): Promise<Raw> {
     const socket = net.connect(port, "127.0.0.1");
     await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
     socket.setNoDelay(true);
     const raw = new Raw(socket);
     const body = Buffer.concat([int32(196608), cstr("user"), cstr("postgres"), cstr("database"), cstr("postgres"), Buffer.from([0])]);
     socket.write(Buffer.concat([int32(body.length + 4), body]));
+    const challenge = await raw.reply("R");
+    expect(challenge.body.readInt32BE(0)).toBe(5);
+    socket.write(message("p", cstr(md5PasswordAnswer(password, "postgres", challenge.body.subarray(4, 8)))));
     await raw.readyForQuery();
     raw.take();
     return raw;
+  }
+
+  /** The first reply of `type`, waiting for it. */
+  async reply(type: string, timeoutMs = 10_000): Promise<Reply> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.#replies.find((r) => r.type === type);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no reply ${type}`);
+      await new Promise<void>((resolve) => {
+        this.#waiters.push(resolve);
+        setTimeout(resolve, 50);
+      });
+    }
   }
 
   /** Resolves once a ReadyForQuery ('Z') has arrived. */
@@ -115,8 +134,8 @@ describe("embedded PostgreSQL (PGlite over a socket)", () => {
   });
 
   it("keeps one connection's Parse … Sync batch whole while another connection sends its own", async () => {
-    const a = await Raw.open(pg.port);
-    const b = await Raw.open(pg.port);
+    const a = await Raw.open(pg.port, decodeURIComponent(new URL(pg.url).password));
+    const b = await Raw.open(pg.port, decodeURIComponent(new URL(pg.url).password));
     try {
       for (let round = 0; round < 3; round++) {
         // A has parsed its statement; B's whole batch arrives before A's Bind.
@@ -136,8 +155,8 @@ describe("embedded PostgreSQL (PGlite over a socket)", () => {
   });
 
   it("gives the turn back when a connection leaves in the middle of its batch", async () => {
-    const a = await Raw.open(pg.port);
-    const b = await Raw.open(pg.port);
+    const a = await Raw.open(pg.port, decodeURIComponent(new URL(pg.url).password));
+    const b = await Raw.open(pg.port, decodeURIComponent(new URL(pg.url).password));
     try {
       a.write(parse("select 1::text as v"));
       await settle();

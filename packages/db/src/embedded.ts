@@ -1,10 +1,13 @@
 // The zero-setup database: PGlite persisted on disk, served over the Postgres wire protocol so the
 // API and the portal (two processes) use it through an ordinary DATABASE_URL.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { startPasswordGate } from "./embedded-auth.ts";
 
 export type EmbeddedPostgres = { url: string; port: number; close(): Promise<void> };
 
@@ -63,7 +66,8 @@ async function acquireLock(dataDir: string): Promise<void> {
   if (openHere.has(file)) throw new Error(`the embedded database in ${dataDir} is already open in this process`);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      writeFileSync(file, JSON.stringify({ pid: process.pid, url: "" } satisfies LockInfo), { flag: "wx" });
+      // 0600: the URL it will hold carries the database password.
+      writeFileSync(file, JSON.stringify({ pid: process.pid, url: "" } satisfies LockInfo), { flag: "wx", mode: 0o600 });
       openHere.add(file);
       return;
     } catch (error) {
@@ -112,6 +116,7 @@ type Queue = {
  * (electric-sql/pglite#1046).
  */
 function keepBatchesWhole(server: PGLiteSocketServer, db: PGlite): void {
+  // A private field, absent from the library's types; its shape is checked on the next line.
   const q = (server as unknown as { queryQueue: Queue }).queryQueue;
   if (!q || !Array.isArray(q.queue) || typeof q.processQueue !== "function") throw new Error("unexpected pglite-socket internals: check keepBatchesWhole");
   let batchOf: number | null = null;
@@ -154,19 +159,48 @@ function keepBatchesWhole(server: PGLiteSocketServer, db: PGlite): void {
   };
 }
 
-export async function startEmbeddedPostgres(opts: { dataDir: string; port?: number }): Promise<EmbeddedPostgres> {
+/** The embedded database's password: `<dataDir>.password` (0600), made on first use, like the other generated secrets. */
+export function embeddedPasswordFile(dataDir: string): string {
+  return `${path.resolve(dataDir)}.password`;
+}
+
+function readOrCreatePassword(dataDir: string): string {
+  const file = embeddedPasswordFile(dataDir);
+  if (existsSync(file)) {
+    const saved = readFileSync(file, "utf8").trim();
+    if (saved) return saved;
+  }
+  const made = randomBytes(24).toString("base64url");
+  writeFileSync(file, `${made}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return made;
+}
+
+/**
+ * Opens PGlite in `dataDir` and serves it on 127.0.0.1:`port` (0: any free port) behind a password:
+ * `opts.password`, else the one kept in `<dataDir>.password`. The returned URL carries it.
+ */
+export async function startEmbeddedPostgres(opts: { dataDir: string; port?: number; password?: string }): Promise<EmbeddedPostgres> {
   mkdirSync(opts.dataDir, { recursive: true });
   await acquireLock(opts.dataDir);
   let db: PGlite | undefined;
+  // PGlite's own server trusts every connection: it listens on a Unix socket in a directory only this
+  // OS user can open, and the TCP port is the password gate in front of it.
+  const socketDir = mkdtempSync(path.join(os.tmpdir(), "fiskal-pglite-"));
+  let server: PGLiteSocketServer | undefined;
   try {
+    const password = opts.password ?? readOrCreatePassword(opts.dataDir);
     db = await PGlite.create({ dataDir: opts.dataDir });
     // The default of one connection would refuse a connection pool.
-    const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: opts.port ?? 0, maxConnections: 16 });
-    keepBatchesWhole(server, db);
-    await server.start();
-    const port = Number(server.getServerConn().split(":").pop());
-    const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-    writeFileSync(lockPath(opts.dataDir), JSON.stringify({ pid: process.pid, url } satisfies LockInfo));
+    const socketPath = path.join(socketDir, ".s.PGSQL");
+    const inner = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 16 });
+    server = inner;
+    keepBatchesWhole(inner, db);
+    await inner.start();
+    const gate = await startPasswordGate({ host: "127.0.0.1", port: opts.port ?? 0, password, upstream: socketPath, maxConnections: 16 });
+    const port = gate.port;
+    const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+    writeFileSync(lockPath(opts.dataDir), JSON.stringify({ pid: process.pid, url } satisfies LockInfo), { mode: 0o600 });
     const owned = db;
     let closing: Promise<void> | undefined;
     return {
@@ -175,15 +209,19 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
       close: () =>
         (closing ??= (async () => {
           try {
-            await server.stop();
+            await gate.close();
+            await inner.stop();
           } finally {
             await owned.close();
+            rmSync(socketDir, { recursive: true, force: true });
             releaseLock(opts.dataDir);
           }
         })()),
     };
   } catch (error) {
+    await server?.stop().catch(() => undefined);
     await db?.close();
+    rmSync(socketDir, { recursive: true, force: true });
     releaseLock(opts.dataDir);
     throw error;
   }

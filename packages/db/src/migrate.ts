@@ -38,7 +38,7 @@ export async function migrate(
  */
 function wholeScripts<A extends SqlDriverAdapter & { underlyingDriver(): pg.Pool }>(conn: A): A {
   const pool = conn.underlyingDriver();
-  // The adapter's own conversion of driver errors into the engine's error shape.
+  // The adapter's own conversion of driver errors into the engine's error shape (private, so not in its types).
   const onError = (conn as unknown as { onError(err: unknown): never }).onError.bind(conn);
   conn.executeScript = async (script: string) => {
     try {

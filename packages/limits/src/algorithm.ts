@@ -20,6 +20,18 @@ export interface WindowSpec {
   kind: "rolling" | "day";
   /** counting windows decide the request; observed ones are only reported */
   counts: boolean;
+  /** its slot in the identity's header key (multi-window.lua): one per policy of a scope */
+  slot: number;
+  /** "" or the scope with its colon, e.g. "status:": the windows of one scope share a header key */
+  scope: string;
+}
+
+/** What a script call does besides reading: decide one request, or charge `charge` admissions. */
+export interface ScriptCall {
+  /** Unix ms to decide at (a test clock); by default the store's clock */
+  now?: number;
+  /** record this many admissions unconditionally instead of deciding */
+  charge?: number;
 }
 
 /** What `Ratelimit.limit()` answers with this algorithm: its usual fields plus every window. */
@@ -54,15 +66,20 @@ export function runWindowScript(redis: Redis, keys: string[], args: string[]): P
   });
 }
 
-/** The script's arguments for these windows: four per window. */
-export function scriptArgs(specs: readonly WindowSpec[]): string[] {
-  const args: string[] = [];
+/** The script's arguments (multi-window.lua, ARGV): the clock and the charge, then per window what it is, its limit and width. */
+export function scriptArgs(specs: readonly WindowSpec[], call: ScriptCall = {}): string[] {
+  const args: string[] = [call.now === undefined ? "" : String(call.now), String(call.charge ?? 0)];
   for (const s of specs) {
+    if (!Number.isInteger(s.slot) || s.slot < 0 || s.slot > 9) throw new Error(`a window's slot is one digit, got ${s.slot}`);
     const kind = s.kind === "day" ? "d" : s.limit <= RING_LIMIT ? "r" : "b";
-    args.push(kind, String(s.limit), String(s.windowMs), s.counts ? "c" : "o");
+    args.push(`${kind}${s.counts ? "c" : "o"}${s.slot}`, String(s.limit));
+    if (s.kind !== "day") args.push(String(s.windowMs));
   }
   return args;
 }
+
+/** `args` (from scriptArgs) deciding at `now` instead of the store's clock. */
+const at = (args: readonly string[], now: number): string[] => [String(now), ...args.slice(1)];
 
 /**
  * The admit rule for the binding window: whether `b` binds rather than `a`, i.e. has fewer
@@ -133,15 +150,17 @@ export function readObserved(specs: readonly WindowSpec[], reply: readonly numbe
 }
 
 /**
- * Keys of these windows for the key `Ratelimit` derives from the identifier: two per window, its key
- * and the key of its other representation (sliding log ↔ sub-buckets; the day's is itself).
+ * Keys of these windows for the key `Ratelimit` derives from the identifier (multi-window.lua,
+ * KEYS): the header key of the counting windows and of the observed ones, then the key of each
+ * rolling window (a day window lives in its header key).
  */
 export function windowKeys(base: string, specs: readonly WindowSpec[]): string[] {
-  const keys: string[] = [];
-  for (const s of specs) {
-    const key = `${base}:${s.policy}`;
-    keys.push(key, s.kind === "day" ? key : `${key}:b`);
-  }
+  const counting = specs.find((s) => s.counts);
+  const observed = specs.find((s) => !s.counts);
+  const countHeader = `${base}:${(counting ?? observed)!.scope}windows`;
+  const observeHeader = observed ? `${base}:${observed.scope}windows` : countHeader;
+  const keys: string[] = [countHeader, observeHeader];
+  for (const s of specs) if (s.kind !== "day") keys.push(`${base}:${s.policy}`);
   return keys;
 }
 
@@ -149,19 +168,21 @@ export function windowKeys(base: string, specs: readonly WindowSpec[]): string[]
  * An @upstash/ratelimit algorithm deciding all `specs` together. `getRemaining` reads without
  * counting (every window observed); `resetTokens` forgets the identity's windows.
  */
-export function multiWindow(specs: readonly WindowSpec[]): Algorithm<RegionContext> {
+export function multiWindow(specs: readonly WindowSpec[], clock?: () => number): Algorithm<RegionContext> {
   const args = scriptArgs(specs);
-  const observeArgs = scriptArgs(specs.map((s) => ({ ...s, counts: false })));
-  if (!specs.some((s) => s.counts)) throw new Error("multiWindow() needs at least one counting window");
+  // the counting windows, read without counting
+  const own = specs.filter((s) => s.counts).map((s) => ({ ...s, counts: false }));
+  const observeArgs = scriptArgs(own);
+  if (own.length === 0) throw new Error("multiWindow() needs at least one counting window");
   return () => ({
     limit: async (ctx, identifier) => {
       const keys = windowKeys(identifier, specs);
-      const reply = await runWindowScript(ctx.redis, keys, args);
+      const reply = await runWindowScript(ctx.redis, keys, clock ? at(args, clock()) : args);
       return readAnswer(specs, reply);
     },
     getRemaining: async (ctx, identifier) => {
-      const reply = await runWindowScript(ctx.redis, windowKeys(identifier, specs), observeArgs);
-      const binding = bindingWindow(readObserved(specs, reply));
+      const reply = await runWindowScript(ctx.redis, windowKeys(identifier, own), clock ? at(observeArgs, clock()) : observeArgs);
+      const binding = bindingWindow(readObserved(own, reply));
       return { remaining: binding.remaining, reset: binding.reset, limit: binding.limit };
     },
     resetTokens: async (ctx, identifier) => {

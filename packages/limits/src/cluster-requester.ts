@@ -19,36 +19,36 @@
  * - A command is sent again only after a reply proving it did not run, and only while its caller
  *   still waits (`timeoutMs` from the call): `MOVED` (slot map entry updated, full map reloaded in
  *   the background, command sent to the new owner), `ASK` (`ASKING` and the command to the
- *   importing node, in one write on one connection), `TRYAGAIN`/`CLUSTERDOWN` (at most
- *   MAX_RETRIES more tries, RETRY_DELAY_MS apart) and `NOSCRIPT` (the script body with EVAL).
- *   At most MAX_REDIRECTIONS redirections per call.
+ *   importing node, in one write on one connection), `TRYAGAIN` (a migrating slot with the
+ *   call's keys split between two masters: tried again every RETRY_DELAY_MS for as long as the
+ *   caller waits), `CLUSTERDOWN` (at most MAX_RETRIES more tries, RETRY_DELAY_MS apart) and
+ *   `NOSCRIPT` (the script body with EVAL). At most MAX_REDIRECTIONS `MOVED` per call; `ASK` is
+ *   bounded by the deadline, like `TRYAGAIN`.
+ * - `shardOf(key)` names the master serving a key's slot, so the limiter can degrade per shard.
  * - Anything else fails the call at once: a closed or refused connection, a node that does not
  *   answer within `timeoutMs` (the node's connection is closed, as with a single Redis), or an
  *   error reply, which reaches @upstash/redis as `{ error: message }`. No offline queue: a command
  *   for a node that is down is refused, not kept. Connection failures reload the slot map in the
  *   background, so a failover is picked up.
  * - The slot map comes from `CLUSTER SLOTS`, asked of the known masters, then of the seed nodes.
- * - Scripts are handled as in redis-requester.ts: Upstash's `#!lua flags=allow-key-locking` line is
- *   removed and the hash Upstash asks for is mapped to the stripped script's hash.
+ * - Upstash's script commands (the shebang Redis 7 refuses, NOSCRIPT, SCRIPT LOAD) are handled in
+ *   upstash-scripts.ts, shared with redis-requester.ts.
  */
-import { createHash } from "node:crypto";
 import net from "node:net";
 import type tls from "node:tls";
-import type { UpstashRequest, UpstashResponse } from "@upstash/redis";
 import { createRedisRequester, type RedisRequester } from "./redis-requester.ts";
 import { RedisReplyError, type Arg, type Reply } from "./resp.ts";
+import { upstashCommands, upstashRequest, type StrippedScript } from "./upstash-scripts.ts";
 
 const SLOT_COUNT = 16_384;
 /** redirections (MOVED, ASK) one call may follow */
 const MAX_REDIRECTIONS = 5;
-/** further tries of one call after TRYAGAIN or CLUSTERDOWN */
+/** further tries of one call after CLUSTERDOWN (TRYAGAIN is retried for as long as the caller waits) */
 const MAX_RETRIES = 3;
 const RETRY_DELAY_MS = 10;
 /** the slot map is reloaded at most this often in the background */
 const MIN_REFRESH_INTERVAL_MS = 250;
 
-const sha1 = (s: string): string => createHash("sha1").update(s).digest("hex");
-const SHEBANG = /^\s*#!lua[^\n]*\n/;
 const noop = (): void => {};
 
 // ---------------------------------------------------------------------------------------------
@@ -195,6 +195,8 @@ interface Call {
   deadline: number;
   redirects: number;
   retries: number;
+  /** the slot's last TRYAGAIN: the answer if the deadline comes while the call waits to be tried again */
+  tryAgain: Error | undefined;
   done: boolean;
   resolve: (reply: Reply) => void;
   reject: (err: Error) => void;
@@ -202,7 +204,16 @@ interface Call {
 
 const nodeId = (host: string, port: number): string => (net.isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`);
 
-export function createClusterRequester(url: string, timeoutMs: number, opts: ClusterRequesterOptions = {}): RedisRequester {
+export interface ClusterRequester extends RedisRequester {
+  /**
+   * The master that serves `key`'s slot by the current slot map ("host:port"), or `slot:<n>` when
+   * no master serves it: the limiter degrades per shard, so that one lost master leaves the
+   * accounts on the others exact.
+   */
+  shardOf(key: string): string;
+}
+
+export function createClusterRequester(url: string, timeoutMs: number, opts: ClusterRequesterOptions = {}): ClusterRequester {
   const target = parseClusterUrl(url);
   const connectTimeoutMs = Math.max(timeoutMs * 5, 500);
   const closedError = () => new Error("the Redis requester is closed");
@@ -336,11 +347,20 @@ export function createClusterRequester(url: string, timeoutMs: number, opts: Clu
     return masters.find((n) => n.req.lastError() === undefined) ?? masters[0];
   }
 
+  /**
+   * The error of a call whose deadline came: a slot split by a migration answered TRYAGAIN, and a
+   * retry that a busy host runs late is still that split (the limiter then falls back for that slot
+   * alone), not a master that stopped answering.
+   */
+  function lateError(call: Call): Error {
+    return call.tryAgain ?? new Error(`Redis Cluster did not answer within ${timeoutMs} ms`);
+  }
+
   /** Sends the call to `to` (by default the slot's owner) unless its caller has stopped waiting. */
   function dispatch(call: Call, to?: Node, asking = false): void {
     if (call.done) return;
     if (closed) return finish(call, closedError());
-    if (performance.now() >= call.deadline) return finish(call, new Error(`Redis Cluster did not answer within ${timeoutMs} ms`));
+    if (performance.now() >= call.deadline) return finish(call, lateError(call));
     const node = to ?? (call.slot === undefined ? anyMaster() : slots?.[call.slot]);
     if (!node) {
       scheduleRefresh();
@@ -385,7 +405,9 @@ export function createClusterRequester(url: string, timeoutMs: number, opts: Clu
       case "ASK": {
         const to = address === undefined ? undefined : redirectTarget(address, node.host);
         if (!to) return finish(call, err);
-        if (++call.redirects > MAX_REDIRECTIONS) {
+        // an ASK is one step of a migration in progress (ASK, then TRYAGAIN while the slot's keys are
+        // split, then ASK again…): bounded by the caller's deadline, like TRYAGAIN; MOVED loops are counted
+        if (code === "MOVED" && ++call.redirects > MAX_REDIRECTIONS) {
           return finish(call, new RedisReplyError(`too many Redis Cluster redirections; last: ${err.message}`));
         }
         const next = nodeAt(to.host, to.port);
@@ -396,9 +418,18 @@ export function createClusterRequester(url: string, timeoutMs: number, opts: Clu
         return dispatch(call, next);
       }
       case "TRYAGAIN":
+        // the slot is being migrated and this call's keys are split between two masters: it ran
+        // nowhere, and it will run once the migration moves the rest. Tried again while the caller
+        // waits; the last TRYAGAIN is the answer if the deadline comes first.
+        call.tryAgain = err;
+        if (performance.now() + RETRY_DELAY_MS >= call.deadline) return finish(call, err);
+        setTimeout(() => dispatch(call), RETRY_DELAY_MS).unref();
+        return;
       case "CLUSTERDOWN": {
+        // the slot has no master (a master lost, or the whole cluster down with
+        // cluster-require-full-coverage yes): a few quick tries across a failover, then the error
         if (++call.retries > MAX_RETRIES) return finish(call, err);
-        if (code === "CLUSTERDOWN") scheduleRefresh();
+        scheduleRefresh();
         setTimeout(() => dispatch(call), RETRY_DELAY_MS).unref();
         return;
       }
@@ -429,6 +460,7 @@ export function createClusterRequester(url: string, timeoutMs: number, opts: Clu
       deadline: performance.now() + timeoutMs,
       redirects: 0,
       retries: 0,
+      tryAgain: undefined,
       done: false,
       resolve,
       reject,
@@ -467,7 +499,7 @@ export function createClusterRequester(url: string, timeoutMs: number, opts: Clu
       const now = performance.now();
       for (const call of calls) {
         if (call.deadline > now) break;
-        finish(call, new Error(`Redis Cluster did not answer within ${timeoutMs} ms`));
+        finish(call, lateError(call));
       }
     },
     Math.max(5, Math.floor(timeoutMs / 4)),
@@ -482,17 +514,7 @@ export function createClusterRequester(url: string, timeoutMs: number, opts: Clu
     return new Promise<Reply>((resolve, reject) => dispatch(newCall(args, resolve, reject, fallback)));
   }
 
-  // upstash hash of the original script → stripped script and its hash
-  const scripts = new Map<string, { sha: string; body: string }>();
-
-  const register = (original: string): { sha: string; body: string } => {
-    const body = original.replace(SHEBANG, "");
-    const script = { sha: sha1(body), body };
-    if (scripts.size < 64) scripts.set(sha1(original), script);
-    return script;
-  };
-
-  const evalScript = (script: { sha: string; body: string }, args: readonly Arg[]): Promise<Reply> => {
+  const evalScript = (script: StrippedScript, args: readonly Arg[]): Promise<Reply> => {
     // args[0] is the hash or script Upstash sent; numkeys, keys and arguments go as they are
     const withSha: Arg[] = ["EVALSHA", ...args];
     withSha[1] = script.sha;
@@ -501,24 +523,11 @@ export function createClusterRequester(url: string, timeoutMs: number, opts: Clu
     return route(withSha, withBody);
   };
 
-  const execute = (command: string, args: readonly Arg[]): Promise<Reply> => {
-    const name = command.toLowerCase();
-    if (name === "evalsha") {
-      const known = scripts.get(String(args[0]));
-      // Upstash answers NOSCRIPT by sending the script itself with `eval`
-      if (!known) return Promise.reject(new RedisReplyError("NOSCRIPT No matching script. Please use EVAL."));
-      return evalScript(known, args);
-    }
-    if (name === "eval") return evalScript(register(String(args[0])), args);
-    if (name === "script" && String(args[0]).toLowerCase() === "load" && args[1] !== undefined) {
-      const original = String(args[1]);
-      const script = register(original);
-      return route(["SCRIPT", "LOAD", script.body]).then(() => sha1(original));
-    }
-    return route([command, ...args]);
-  };
-
   return {
+    shardOf: (key) => {
+      const slot = keySlot(key);
+      return slots?.[slot]?.id ?? `slot:${slot}`;
+    },
     send: (args) => route([...args]),
     lastError: () => {
       for (const node of masters) {
@@ -527,14 +536,7 @@ export function createClusterRequester(url: string, timeoutMs: number, opts: Clu
       }
       return lastError;
     },
-    request: <TResult>(req: UpstashRequest): Promise<UpstashResponse<TResult>> => {
-      if (req.path && req.path.length > 0) return Promise.resolve({ error: "ERR pipelines are not supported over TCP" });
-      const body = req.body as Arg[];
-      return execute(String(body[0]), body.slice(1)).then(
-        (result) => ({ result: result as TResult }),
-        (err: Error) => ({ error: err.message }),
-      );
-    },
+    request: upstashRequest(upstashCommands({ evalScript, send: (args) => route(args) })),
     /** resolves once the slot map is known and every master answers PING; rejects after `ms` or when a master is unreachable */
     ready: (ms) => {
       if (closed) return Promise.reject(closedError());

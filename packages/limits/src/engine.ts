@@ -6,7 +6,7 @@
 import { Ratelimit } from "@upstash/ratelimit";
 import type { Redis } from "@upstash/redis";
 import { multiWindow, readObserved, runWindowScript, scriptArgs, windowKeys, type MultiWindowResponse, type WindowSpec } from "./algorithm.ts";
-import { endpointLimit, type EndpointGroup, type Limits } from "./policy.ts";
+import { ENDPOINT_GROUPS, endpointLimit, InvalidLimitsError, type EndpointGroup, type Limits } from "./policy.ts";
 import type { Decision, DecideInput, PeekInput, WindowState } from "./types.ts";
 
 const DAY_MS = 86_400_000;
@@ -21,9 +21,10 @@ function windowSpecs(
 ): WindowSpec[] {
   const counts = opts.counts ?? true;
   const p = opts.scope ? `${opts.scope}:` : "";
+  // slots in the scope's header key: burst 0, minute 1, day 2, the endpoint groups from 3
   const specs: WindowSpec[] = [
-    { name: "burst", policy: `${p}burst`, limit: limits.burst, windowMs: 1_000, kind: "rolling", counts },
-    { name: "minute", policy: `${p}minute`, limit: limits.perMinute, windowMs: 60_000, kind: "rolling", counts },
+    { name: "burst", policy: `${p}burst`, limit: limits.burst, windowMs: 1_000, kind: "rolling", counts, slot: 0, scope: p },
+    { name: "minute", policy: `${p}minute`, limit: limits.perMinute, windowMs: 60_000, kind: "rolling", counts, slot: 1, scope: p },
   ];
   for (const group of endpoints) {
     specs.push({
@@ -33,10 +34,12 @@ function windowSpecs(
       windowMs: 60_000,
       kind: "rolling",
       counts,
+      slot: 3 + ENDPOINT_GROUPS.indexOf(group),
+      scope: p,
     });
   }
   // the day is a calendar day: counted per epoch day of the store's clock, so it resets at 00:00 UTC
-  specs.push({ name: "day", policy: `${p}day`, limit: limits.perDay, windowMs: DAY_MS, kind: "day", counts });
+  specs.push({ name: "day", policy: `${p}day`, limit: limits.perDay, windowMs: DAY_MS, kind: "day", counts, slot: 2, scope: p });
   return specs;
 }
 
@@ -84,6 +87,21 @@ function planId(input: DecideInput): string {
 /** Braces make the identity the key's hash tag: every window of it lands in one cluster slot. */
 const identifierOf = (identity: string): string => `{${identity}}`;
 
+/**
+ * True inside a production bundle: the API's esbuild build defines it (apps/api/scripts/build-options.mjs);
+ * the portal's Next build has NODE_ENV=production. Run from the sources (tsx, vitest) it is not defined.
+ */
+declare const __FISKAL_PRODUCTION_BUILD__: boolean | undefined;
+const PRODUCTION_BUILD: boolean = typeof __FISKAL_PRODUCTION_BUILD__ === "boolean" && __FISKAL_PRODUCTION_BUILD__;
+
+export interface EngineOptions {
+  /**
+   * A test clock: every script call decides at `testClock()` (Unix ms) instead of the store's
+   * `TIME`. For tests only: refused in a production build and when NODE_ENV is "production".
+   */
+  testClock?: () => number;
+}
+
 export class Engine {
   private readonly ratelimits = new Map<string, Ratelimit>();
   /**
@@ -91,11 +109,21 @@ export class Engine {
    * it (ANONYMOUS_LIMITS is a constant), so a request reuses its plan without building a string.
    */
   private readonly plans = new WeakMap<Limits, Map<string, Plan>>();
+  private readonly clock: (() => number) | undefined;
 
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-  ) {}
+    opts: EngineOptions = {},
+  ) {
+    if (opts.testClock !== undefined) {
+      if (PRODUCTION_BUILD) throw new InvalidLimitsError("a test clock is not available in a production build");
+      // eslint-disable-next-line no-restricted-properties -- whoever builds the engine, production never runs on a test clock
+      if (process.env.NODE_ENV === "production") throw new InvalidLimitsError("a test clock is refused when NODE_ENV is production");
+      if (typeof opts.testClock !== "function") throw new InvalidLimitsError("testClock must be a function returning Unix ms");
+    }
+    this.clock = opts.testClock;
+  }
 
   private planFor(input: DecideInput): Plan {
     const { limits } = input;
@@ -124,7 +152,7 @@ export class Engine {
     ratelimit = new Ratelimit({
       redis: this.redis,
       prefix: this.prefix,
-      limiter: multiWindow(specs),
+      limiter: multiWindow(specs, this.clock),
       // it would refuse from memory without asking the store, by a reset that is not ours
       ephemeralCache: false,
       // its timeout admits silently; timeouts are the caller's (the local fallback decides)
@@ -158,6 +186,20 @@ export class Engine {
   async peek(input: PeekInput): Promise<WindowState[]> {
     const specs = windowSpecs(input.limits, input.endpoints ?? [], { counts: false });
     const keys = windowKeys(`${this.prefix}:${identifierOf(input.identity)}`, specs);
-    return readObserved(specs, await runWindowScript(this.redis, keys, scriptArgs(specs)));
+    return readObserved(specs, await runWindowScript(this.redis, keys, scriptArgs(specs, { now: this.clock?.() })));
+  }
+
+  /**
+   * Records `count` admissions at the store's current time in every window `decide(input)` counts
+   * (the identity's windows, the endpoint group's, the day), unconditionally: a window may end up
+   * past its limit, and then refuses until entries leave it (a log keeps its newest `limit`
+   * entries). All or nothing, in one script call. For writing back what was admitted elsewhere,
+   * e.g. by a local fallback while the store was unreachable.
+   */
+  async charge(input: DecideInput, count: number): Promise<void> {
+    if (!Number.isSafeInteger(count) || count < 1) throw new InvalidLimitsError(`charge count must be a positive integer, got ${String(count)}`);
+    const specs = windowSpecs(input.limits, input.endpoint ? [input.endpoint] : [], { scope: input.scope });
+    const keys = windowKeys(`${this.prefix}:${identifierOf(input.identity)}`, specs);
+    await runWindowScript(this.redis, keys, scriptArgs(specs, { now: this.clock?.(), charge: count }));
   }
 }

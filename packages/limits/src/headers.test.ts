@@ -59,7 +59,7 @@ describe("rateLimitHeaders", () => {
       w("day", "day", 10_000, 9_000, 43_199_750, 86_400),
     ];
     const d: Decision = { allowed: true, windows, binding: windows[1]!, degraded: false, decidedAt: NOW };
-    expect(rateLimitHeaders(d, NOW)).toEqual({
+    expect(rateLimitHeaders(d)).toEqual({
       "X-RateLimit-Limit": "60",
       "X-RateLimit-Remaining": "3",
       "X-RateLimit-Reset": String(Math.ceil((NOW + 59_500) / 1000)),
@@ -75,7 +75,7 @@ describe("rateLimitHeaders", () => {
       w("day", "day", 10_000, 9_000, 43_199_750, 86_400),
     ];
     const d: Decision = { allowed: false, windows, binding: windows[0]!, retryAfterSeconds: 1, degraded: false, decidedAt: NOW };
-    const h = rateLimitHeaders(d, NOW);
+    const h = rateLimitHeaders(d);
     expect(h["Retry-After"]).toBe("1");
     expect(h["X-RateLimit-Limit"]).toBe("10");
     expect(h["X-RateLimit-Remaining"]).toBe("0");
@@ -85,7 +85,7 @@ describe("rateLimitHeaders", () => {
 
   it("an unused window has t=0 and resets now, rounded up to whole Unix seconds", () => {
     const windows = [w("burst", "burst", 10, 10, 0, 1)];
-    const h = rateLimitHeaders({ allowed: true, windows, binding: windows[0]!, degraded: false, decidedAt: NOW }, NOW);
+    const h = rateLimitHeaders({ allowed: true, windows, binding: windows[0]!, degraded: false, decidedAt: NOW });
     expect(h["X-RateLimit-Reset"]).toBe(String(Math.ceil(NOW / 1000)));
     expect(h.RateLimit).toBe('"burst";r=10;t=0');
     expect(h["Retry-After"]).toBeUndefined();
@@ -93,12 +93,54 @@ describe("rateLimitHeaders", () => {
 
   it("on refuse X-RateLimit-Reset is when the window admits, rounded up: never early, never after now + Retry-After", () => {
     const windows = [w("minute", "minute", 60, 0, 20_001, 60)];
-    const h = rateLimitHeaders({ allowed: false, windows, binding: windows[0]!, retryAfterSeconds: 21, degraded: false, decidedAt: NOW }, NOW);
+    const h = rateLimitHeaders({ allowed: false, windows, binding: windows[0]!, retryAfterSeconds: 21, degraded: false, decidedAt: NOW });
     expect(h["Retry-After"]).toBe("21");
     expect(h.RateLimit).toBe('"minute";r=0;t=21');
     expect(Number(h["X-RateLimit-Reset"]) * 1000).toBeGreaterThanOrEqual(NOW + 20_001);
     expect(Number(h["X-RateLimit-Reset"])).toBeLessThanOrEqual(Math.ceil(NOW / 1000) + 21);
     expect(h["X-RateLimit-Reset"]).toBe(String(Math.ceil((NOW + 20_001) / 1000)));
+  });
+
+  describe("every absolute instant is on the store's clock, the decision's own", () => {
+    // the store decided at 23:59:59.998 UTC; this process's clock reads something else entirely
+    const STORE_NOW = Date.UTC(2026, 10, 26, 23, 59, 59, 998);
+    const MIDNIGHT = Date.UTC(2026, 10, 27);
+    const at = (name: WindowState["name"], limit: number, remaining: number, resetInMs: number, windowSeconds: number): WindowState => ({
+      name,
+      policy: name,
+      limit,
+      remaining,
+      reset: STORE_NOW + resetInMs,
+      resetInMs,
+      windowSeconds,
+    });
+
+    it("the day's X-RateLimit-Reset is exactly 00:00 UTC, admitted or refused, whatever the local clock", () => {
+      expect(Math.abs(Date.now() - STORE_NOW)).toBeGreaterThan(1_000);
+      const windows = [at("burst", 100, 99, 1_000, 1), at("minute", 1_000, 998, 59_000, 60), at("day", 10, 2, MIDNIGHT - STORE_NOW, 86_400)];
+      const admitted = rateLimitHeaders({ allowed: true, windows, binding: windows[2]!, degraded: false, decidedAt: STORE_NOW });
+      expect(admitted["X-RateLimit-Reset"]).toBe(String(MIDNIGHT / 1000));
+      expect(admitted.RateLimit).toBe('"burst";r=99;t=1, "minute";r=998;t=59, "day";r=2;t=1');
+
+      const full = [at("burst", 100, 99, 1_000, 1), at("minute", 1_000, 998, 59_000, 60), at("day", 10, 0, MIDNIGHT - STORE_NOW, 86_400)];
+      const refused = rateLimitHeaders({ allowed: false, windows: full, binding: full[2]!, retryAfterSeconds: 1, degraded: false, decidedAt: STORE_NOW });
+      expect(refused["X-RateLimit-Reset"]).toBe(String(MIDNIGHT / 1000));
+      expect(refused["Retry-After"]).toBe("1");
+    });
+
+    it("a rolling window's reset is the store's instant rounded up, not the local clock's", () => {
+      const windows = [at("minute", 60, 0, 20_001, 60)];
+      const h = rateLimitHeaders({ allowed: false, windows, binding: windows[0]!, retryAfterSeconds: 21, degraded: false, decidedAt: STORE_NOW });
+      // 23:59:59.998 + 20.001 s = 00:00:19.999 → 00:00:20
+      expect(h["X-RateLimit-Reset"]).toBe(String(MIDNIGHT / 1000 + 20));
+    });
+
+    it("the same on a decision whose store clock is ahead of the local one", () => {
+      const ahead = Date.now() + 3_600_000;
+      const day = Math.floor(ahead / 86_400_000) + 1;
+      const w: WindowState = { name: "day", policy: "day", limit: 5, remaining: 4, reset: day * 86_400_000, resetInMs: day * 86_400_000 - ahead, windowSeconds: 86_400 };
+      expect(rateLimitHeaders({ allowed: true, windows: [w], binding: w, degraded: false, decidedAt: ahead })["X-RateLimit-Reset"]).toBe(String(day * 86_400));
+    });
   });
 });
 

@@ -25,14 +25,18 @@ const secondsOf = (w: WindowState): number => Math.ceil(w.resetInMs / 1000);
  * q/w and r/t parameters). `t` is the seconds until that window's quota next increases; on a 429 the
  * binding window's `t` is Retry-After. X-RateLimit-Reset is the moment the binding window's quota
  * next increases (on a 429: when it admits again), in Unix seconds rounded up (never early).
+ *
+ * Every instant is the decision's own, on the store's clock (`WindowState.reset`): never the store's
+ * relative time added to this process's clock, which runs a few milliseconds later and would round
+ * the day's 00:00 UTC up to 00:00:01.
  */
-export function rateLimitHeaders(d: Decision, now: number = Date.now()): Record<string, string> {
+export function rateLimitHeaders(d: Decision): Record<string, string> {
   const b = d.binding;
   const t = (w: WindowState): number => (!d.allowed && w === b && d.retryAfterSeconds !== undefined ? d.retryAfterSeconds : secondsOf(w));
   const headers: Record<string, string> = {
     "X-RateLimit-Limit": String(b.limit),
     "X-RateLimit-Remaining": String(b.remaining),
-    "X-RateLimit-Reset": String(Math.ceil((now + b.resetInMs) / 1000)),
+    "X-RateLimit-Reset": String(Math.ceil(b.reset / 1000)),
     "RateLimit-Policy": d.windows.map((w) => `${sfString(w.policy)};q=${w.limit};w=${w.windowSeconds}`).join(", "),
     RateLimit: d.windows.map((w) => `${sfString(w.policy)};r=${w.remaining};t=${t(w)}`).join(", "),
   };

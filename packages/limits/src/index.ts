@@ -1,5 +1,7 @@
 export {
   ANONYMOUS_LIMITS,
+  ANONYMOUS_SCOPE,
+  anonymousDecision,
   ENDPOINT_GROUPS,
   ENDPOINT_LIMITS,
   InvalidLimitsError,

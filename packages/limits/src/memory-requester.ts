@@ -2,6 +2,7 @@
  * An in-process store for the single-process trial and for the fallback limiter: a `Requester` of
  * @upstash/redis that runs the multi-window script's JavaScript twin (script.ts) on an in-memory
  * map with expiry. Each script runs synchronously, so it is as atomic here as Lua is in Redis.
+ * Strings hold bytes, one character per byte (latin1), as the script's binary layouts need.
  */
 import type { Requester, UpstashRequest, UpstashResponse } from "@upstash/redis";
 import { runScript, SCRIPT, SCRIPT_SHA, type ScriptStore } from "./script.ts";
@@ -41,9 +42,24 @@ class MemoryKV implements ScriptStore {
     return e ? (e.value as string) : null;
   }
 
+  getrange(key: string, from: number, to: number): string {
+    const v = this.get(key);
+    if (v === null) return "";
+    return v.slice(from, to + 1);
+  }
+
   set(key: string, value: string, pxMs: number): void {
     this.data.set(key, { value, expiresAt: this.now + pxMs });
     this.sweepSometimes();
+  }
+
+  setrange(key: string, offset: number, value: string): void {
+    const e = this.entry(key);
+    const old = this.get(key) ?? "";
+    const padded = old.length < offset ? old + "\0".repeat(offset - old.length) : old;
+    const next = padded.slice(0, offset) + value + padded.slice(offset + value.length);
+    if (e) e.value = next;
+    else this.data.set(key, { value: next, expiresAt: Number.POSITIVE_INFINITY });
   }
 
   pexpire(key: string, ms: number): void {
@@ -53,6 +69,12 @@ class MemoryKV implements ScriptStore {
 
   exists(key: string): boolean {
     return this.entry(key) !== undefined;
+  }
+
+  type(key: string): "string" | "hash" | "none" {
+    const e = this.entry(key);
+    if (!e) return "none";
+    return typeof e.value === "string" ? "string" : "hash";
   }
 
   del(key: string): void {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ANONYMOUS_LIMITS, ENDPOINT_LIMITS, InvalidLimitsError, PLANS, endpointLimit, limitsFor } from "./policy.ts";
+import { rateLimitHeaders } from "./headers.ts";
+import { ANONYMOUS_LIMITS, ENDPOINT_LIMITS, InvalidLimitsError, PLANS, anonymousDecision, endpointLimit, limitsFor } from "./policy.ts";
+import type { Decision, WindowState } from "./types.ts";
 
 describe("plans", () => {
   it("grant the limits of DESIGN §4", () => {
@@ -56,5 +58,38 @@ describe("plans", () => {
 
   it("limitsFor rejects an unknown plan", () => {
     expect(() => limitsFor({ plan: "GOLD" as never })).toThrow(/unknown plan GOLD/);
+  });
+});
+
+describe("anonymousDecision", () => {
+  const NOW = Date.UTC(2026, 10, 26, 9, 0, 0, 500);
+  const w = (name: WindowState["name"], limit: number, remaining: number, resetInMs: number, windowSeconds: number): WindowState => ({
+    name,
+    policy: name,
+    limit,
+    remaining,
+    reset: NOW + resetInMs,
+    resetInMs,
+    windowSeconds,
+  });
+  const windows = [w("burst", 5, 0, 300, 1), w("minute", 30, 20, 50_000, 60), w("day", 1_000, 990, 53_999_500, 86_400)];
+  const refused: Decision = { allowed: false, windows, binding: windows[0]!, retryAfterSeconds: 1, degraded: false, decidedAt: NOW };
+
+  it("names every window ip:…, keeps the counts and the binding window", () => {
+    const d = anonymousDecision(refused);
+    expect(d.windows.map((x) => x.policy)).toEqual(["ip:burst", "ip:minute", "ip:day"]);
+    expect(d.windows.map((x) => x.name)).toEqual(["burst", "minute", "day"]);
+    expect(d.binding).toBe(d.windows[0]);
+    expect(d).toMatchObject({ allowed: false, retryAfterSeconds: 1, decidedAt: NOW });
+    // the decision it came from is left as it was
+    expect(refused.windows[0]!.policy).toBe("burst");
+  });
+
+  it("in the headers no anonymous window has an account window's name", () => {
+    const h = rateLimitHeaders(anonymousDecision(refused));
+    expect(h["RateLimit-Policy"]).toBe('"ip:burst";q=5;w=1, "ip:minute";q=30;w=60, "ip:day";q=1000;w=86400');
+    // the binding window's t is Retry-After
+    expect(h.RateLimit).toBe('"ip:burst";r=0;t=1, "ip:minute";r=20;t=50, "ip:day";r=990;t=54000');
+    expect(h["Retry-After"]).toBe("1");
   });
 });

@@ -1,6 +1,7 @@
 /** Plans, endpoint groups and the limits they grant (DESIGN §4). */
 
 import { ENDPOINT_LIMITS, MAX_DAY_LIMIT, MAX_ROLLING_LIMIT, PLANS, type EndpointGroup, type Limits, type PlanName } from "./plans.ts";
+import type { Decision, WindowState } from "./types.ts";
 
 export {
   ENDPOINT_GROUPS,
@@ -18,6 +19,23 @@ export {
  * (30 tries a minute, 1,000 a day per address), high enough for a person fixing a typo in a key.
  */
 export const ANONYMOUS_LIMITS = { burst: 5, perMinute: 30, perDay: 1_000 } as const satisfies Limits;
+
+/**
+ * The anonymous windows are named "ip:burst", "ip:minute", "ip:day" in every header, so that no
+ * client takes them for its account's windows ("burst", "minute", "day").
+ */
+export const ANONYMOUS_SCOPE = "ip";
+
+/**
+ * A decision over an address's anonymous windows, as it is reported: every window's policy carries
+ * the scope `ip:` (the store's keys stay as they are). The binding window stays one of the windows.
+ */
+export function anonymousDecision(d: Decision): Decision {
+  const scoped = (w: WindowState): WindowState => ({ ...w, policy: `${ANONYMOUS_SCOPE}:${w.policy}` });
+  const windows = d.windows.map(scoped);
+  const at = d.windows.indexOf(d.binding);
+  return { ...d, windows, binding: at === -1 ? scoped(d.binding) : windows[at]! };
+}
 
 /**
  * The allowance of free status calls (GET /v1/limits), per account: they take nothing from the

@@ -3,6 +3,7 @@
  * database number, a server that stops answering, one that goes away and comes back).
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -105,6 +106,23 @@ describe("Redis requester", () => {
     await rq.send(["SCRIPT", "FLUSH"]);
     expect((await rl.limit("a")).success).toBe(true);
     expect((await rl.limit("a")).success).toBe(false);
+    await rq.close();
+  });
+
+  it("loads an Upstash script with the shebang Redis 7 refuses: SCRIPT LOAD answers the original's hash, which EVALSHA then runs", async () => {
+    const port = await freePort();
+    await startRedis(port);
+    const rq = createRedisRequester(`redis://127.0.0.1:${port}`, 500);
+    await rq.ready(2_000);
+    const redis = new Redis(rq);
+    const script = `#!lua flags=allow-key-locking\nreturn redis.call('INCRBY', KEYS[1], ARGV[1])`;
+    const sha = await redis.scriptLoad(script);
+    expect(sha).toBe(createHash("sha1").update(script).digest("hex"));
+    expect(await redis.evalsha(sha, ["k"], ["2"])).toBe(2);
+    // the server holds the script without its first line
+    expect(await rq.send(["SCRIPT", "EXISTS", createHash("sha1").update(script.slice(script.indexOf("\n") + 1)).digest("hex")])).toEqual([1]);
+    // a hash never seen answers NOSCRIPT, as Upstash does, so that the client sends the script
+    await expect(redis.evalsha("0".repeat(40), ["k"], ["1"])).rejects.toThrow(/NOSCRIPT/);
     await rq.close();
   });
 

@@ -8,17 +8,16 @@
  *   consume quota for a request the fallback already answered.
  * - A command unanswered after `timeoutMs` closes the connection and fails everything in flight
  *   (the caller falls back); the connection is re-established in the background.
- * - Upstash scripts start with `#!lua flags=allow-key-locking`, which plain Redis 7 rejects, so
- *   scripts run without that line and the hash Upstash asks for is mapped to the stripped script's.
+ * - Upstash's script commands (the shebang Redis 7 refuses, NOSCRIPT, SCRIPT LOAD) are handled in
+ *   upstash-scripts.ts, shared with cluster-requester.ts; here a known script goes as EVALSHA, and
+ *   as EVAL when the server answers NOSCRIPT.
  */
-import { createHash } from "node:crypto";
 import net from "node:net";
 import tls from "node:tls";
-import type { Requester, UpstashRequest, UpstashResponse } from "@upstash/redis";
-import { encodeCommand, RedisReplyError, RespParser, type Arg, type Reply } from "./resp.ts";
-
-const sha1 = (s: string): string => createHash("sha1").update(s).digest("hex");
-const SHEBANG = /^\s*#!lua[^\n]*\n/;
+import type { Requester } from "@upstash/redis";
+import { CommandPipeline } from "./command-pipeline.ts";
+import { RedisReplyError, RespParser, type Arg, type Reply } from "./resp.ts";
+import { upstashCommands, upstashRequest, type StrippedScript } from "./upstash-scripts.ts";
 
 export interface RedisRequester extends Requester {
   /** resolves once connected (and authenticated), or rejects after `ms` or on a refused connection */
@@ -27,13 +26,6 @@ export interface RedisRequester extends Requester {
   send(args: readonly Arg[]): Promise<Reply>;
   lastError(): string | undefined;
   close(): Promise<void>;
-}
-
-interface Pending {
-  resolve: (reply: Reply) => void;
-  reject: (err: Error) => void;
-  /** performance.now() when the command was queued */
-  at: number;
 }
 
 interface Target {
@@ -77,43 +69,16 @@ export function createRedisRequester(url: string, timeoutMs: number, opts: Redis
   let reconnectTimer: NodeJS.Timeout | undefined;
   const waiters = new Set<{ resolve: () => void; reject: (err: Error) => void }>();
 
-  // in flight, in send order; `head` avoids shifting the array on every reply
-  let pending: Pending[] = [];
-  let head = 0;
-  let outbox = "";
-  let flushScheduled = false;
+  const inFlight = new CommandPipeline((data) => {
+    if (!socket) return false;
+    socket.write(data);
+    return true;
+  });
+  const enqueue = (args: readonly Arg[]): Promise<Reply> => inFlight.enqueue(args);
 
   const parser = new RespParser((reply) => {
-    const p = pending[head];
-    if (!p) {
-      fail(socket, new Error("Redis sent a reply nobody asked for"));
-      return;
-    }
-    pending[head++] = undefined as unknown as Pending;
-    if (head > 1024 && head * 2 > pending.length) {
-      pending = pending.slice(head);
-      head = 0;
-    }
-    if (reply instanceof RedisReplyError) p.reject(reply);
-    else p.resolve(reply);
+    if (!inFlight.answer(reply)) fail(socket, new Error("Redis sent a reply nobody asked for"));
   });
-
-  const flush = (): void => {
-    flushScheduled = false;
-    if (!socket || outbox.length === 0) return;
-    socket.write(outbox);
-    outbox = "";
-  };
-
-  const enqueue = (args: readonly Arg[]): Promise<Reply> =>
-    new Promise<Reply>((resolve, reject) => {
-      pending.push({ resolve, reject, at: performance.now() });
-      outbox += encodeCommand(args);
-      if (!flushScheduled) {
-        flushScheduled = true;
-        setImmediate(flush);
-      }
-    });
 
   /** Drops the connection, failing every command in flight. */
   function fail(which: net.Socket | null, err: Error): void {
@@ -127,12 +92,8 @@ export function createRedisRequester(url: string, timeoutMs: number, opts: Redis
     if (which !== socket) return;
     socket = null;
     connected = false;
-    outbox = "";
     parser.reset();
-    const inFlight = pending.slice(head);
-    pending = [];
-    head = 0;
-    for (const p of inFlight) p.reject(err);
+    inFlight.failAll(err);
     for (const w of waiters) w.reject(new Error(`Redis unreachable: ${err.message}`));
     waiters.clear();
     if (!closed) {
@@ -193,8 +154,8 @@ export function createRedisRequester(url: string, timeoutMs: number, opts: Redis
   // One timer for all commands: the oldest one in flight decides.
   const watchdog = setInterval(
     () => {
-      const oldest = pending[head];
-      if (oldest && performance.now() - oldest.at > timeoutMs) {
+      const oldest = inFlight.oldestAt();
+      if (oldest !== undefined && performance.now() - oldest > timeoutMs) {
         fail(socket, new Error(`Redis did not answer within ${timeoutMs} ms`));
       }
     },
@@ -212,10 +173,7 @@ export function createRedisRequester(url: string, timeoutMs: number, opts: Redis
     return enqueue(args);
   };
 
-  // upstash hash of the original script → stripped script and its hash
-  const scripts = new Map<string, { sha: string; body: string }>();
-
-  const evalScript = (script: { sha: string; body: string }, args: readonly Arg[]): Promise<Reply> => {
+  const evalScript = (script: StrippedScript, args: readonly Arg[]): Promise<Reply> => {
     // args[0] is the hash or script Upstash sent; the rest (numkeys, keys, arguments) go as they are
     const withSha = args.slice();
     withSha[0] = script.sha;
@@ -226,35 +184,10 @@ export function createRedisRequester(url: string, timeoutMs: number, opts: Redis
     });
   };
 
-  const execute = (command: string, args: readonly Arg[]): Promise<Reply> => {
-    const name = command.toLowerCase();
-    if (name === "evalsha") {
-      const known = scripts.get(String(args[0]));
-      // Upstash answers NOSCRIPT by sending the script itself with `eval`
-      if (!known) return Promise.reject(new RedisReplyError("NOSCRIPT No matching script. Please use EVAL."));
-      return evalScript(known, args);
-    }
-    if (name === "eval") {
-      const original = String(args[0]);
-      const body = original.replace(SHEBANG, "");
-      const script = { sha: sha1(body), body };
-      if (scripts.size < 64) scripts.set(sha1(original), script);
-      return evalScript(script, args);
-    }
-    return send([command, ...args]);
-  };
-
   return {
     send,
     lastError: () => lastError,
-    request: <TResult>(req: UpstashRequest): Promise<UpstashResponse<TResult>> => {
-      if (req.path && req.path.length > 0) return Promise.resolve({ error: "ERR pipelines are not supported over TCP" });
-      const body = req.body as Arg[];
-      return execute(String(body[0]), body.slice(1)).then(
-        (result) => ({ result: result as TResult }),
-        (err: Error) => ({ error: err.message }),
-      );
-    },
+    request: upstashRequest(upstashCommands({ evalScript, send })),
     ready: (ms) =>
       new Promise<void>((resolve, reject) => {
         if (connected) return resolve();
@@ -281,7 +214,7 @@ export function createRedisRequester(url: string, timeoutMs: number, opts: Redis
       if (reconnectTimer) clearTimeout(reconnectTimer);
       const s = socket;
       if (s) {
-        flush();
+        inFlight.flush();
         fail(s, new Error("the Redis requester is closed"));
       }
     },

@@ -8,14 +8,16 @@ import { Redis } from "@upstash/redis";
 import { Redis as IORedis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runWindowScript } from "./algorithm.ts";
+import { Engine } from "./engine.ts";
 import { createMemoryRequester } from "./memory-requester.ts";
+import { InvalidLimitsError, type Limits } from "./policy.ts";
 import { createRedisRequester, type RedisRequester } from "./redis-requester.ts";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** One rolling window of kind `kind` ("r" log | "b" sub-buckets) and limit `n` over `w` ms. */
-const args = (kind: "r" | "b", n: number, w = 60_000) => [kind, String(n), String(w), "c"];
+/** One rolling window of kind `kind` ("r" log | "b" sub-buckets) and limit `n` over `w` ms, in slot 0, by the store's clock. */
+const args = (kind: "r" | "b", n: number, w = 60_000) => ["", "0", `${kind}c0`, String(n), String(w)];
 
 interface Answer {
   allowed: boolean;
@@ -44,9 +46,10 @@ describe.each(["redis", "memory"] as const)("the script on the %s store", (kind)
     if (keys.length) await io.del(...keys);
     await io.quit();
   });
+  /** the header key twice, the window's key */
   const keysOf = () => {
-    const key = `${prefix}:{${randomUUID()}}:minute`;
-    return [key, `${key}:b`];
+    const base = `${prefix}:{${randomUUID()}}`;
+    return [`${base}:windows`, `${base}:windows`, `${base}:minute`];
   };
   const run = async (keys: string[], a: string[]) => answer(await runWindowScript(redis, keys, a));
 
@@ -74,8 +77,8 @@ describe.each(["redis", "memory"] as const)("the script on the %s store", (kind)
     expect(after[2]!.remaining).toBe(0);
     if (kind === "redis") {
       const io = new IORedis(REDIS_URL);
-      expect(await io.exists(keys[0]!)).toBe(0);
-      expect(await io.type(keys[1]!)).toBe("hash");
+      // the window's key became a hash of counts, and its slot says it holds no log
+      expect(await io.type(keys[2]!)).toBe("hash");
       await io.quit();
     }
   });
@@ -91,6 +94,21 @@ describe.each(["redis", "memory"] as const)("the script on the %s store", (kind)
     expect(refused.waitMs).toBeLessThanOrEqual(60_000 + 600);
     const raised = await run(keys, args("r", 10));
     expect(raised).toMatchObject({ allowed: true, remaining: 10 - 8 - 1 });
+  });
+
+  it("a window key left as a string by the earlier layout is replaced, never an error", async () => {
+    if (kind !== "redis") return;
+    const io = new IORedis(REDIS_URL);
+    for (const k of ["r", "b"] as const) {
+      const keys = keysOf();
+      // "<cap><k>…" decimal header and 13-digit entries, as the earlier script wrote them
+      await io.set(keys[2]!, "0000000500000001".padEnd(71, "0") + "1764000000000", "PX", 60_000);
+      const first = await run(keys, args(k, 3));
+      expect(first).toMatchObject({ allowed: true, remaining: 2 });
+      expect(await io.type(keys[2]!)).toBe(k === "r" ? "string" : "hash");
+      expect((await run(keys, args(k, 3))).remaining).toBe(1);
+    }
+    await io.quit();
   });
 
   it("a long log, read entry by entry, is exact under bursts that wrap it several times", async () => {
@@ -141,7 +159,7 @@ describe("a sub-bucketed window on a virtual clock", () => {
   it("never admits more than N in any span of W, and refuses only when N were admitted within W plus one sub-bucket", async () => {
     let now = 1_800_000_000_000;
     const redis = new Redis(createMemoryRequester(() => now));
-    const keys = ["v:{x}:burst", "v:{x}:burst:b"];
+    const keys = ["v:{x}:windows", "v:{x}:windows", "v:{x}:burst"];
     const n = 6;
     const w = 1_000;
     const g = w / 100;
@@ -172,5 +190,86 @@ describe("a sub-bucketed window on a virtual clock", () => {
     }
     expect(admitted.length).toBeGreaterThan(500);
     expect(refusals).toBeGreaterThan(200);
+  });
+});
+
+describe.each(["redis", "memory"] as const)("charge() on the %s store", (kind) => {
+  const prefix = `fiskal-test:charge:${randomUUID()}`;
+  let requester: RedisRequester | undefined;
+  let engine: Engine;
+  beforeAll(async () => {
+    let redis: Redis;
+    if (kind === "redis") {
+      requester = createRedisRequester(REDIS_URL, 1_000);
+      await requester.ready(2_000);
+      redis = new Redis(requester);
+    } else redis = new Redis(createMemoryRequester());
+    engine = new Engine(redis, prefix);
+  });
+  afterAll(async () => {
+    await requester?.close();
+    if (kind !== "redis") return;
+    const io = new IORedis(REDIS_URL);
+    const keys = await io.keys(`${prefix}:*`);
+    if (keys.length) await io.del(...keys);
+    await io.quit();
+  });
+  const limits: Limits = { burst: 5, perMinute: 8, perDay: 20, endpoints: { oib: 6 } };
+  const state = (windows: { policy: string; remaining: number }[]) => Object.fromEntries(windows.map((w) => [w.policy, w.remaining]));
+
+  it("records the admissions in every window decide() counts, and decide() counts on from there", async () => {
+    const input = { identity: `acct:${randomUUID()}`, limits, endpoint: "oib" as const };
+    await engine.charge(input, 3);
+    const d = await engine.decide(input);
+    expect(d.allowed).toBe(true);
+    expect(state(d.windows)).toEqual({ burst: 1, minute: 4, "endpoint:oib": 2, day: 16 });
+    // another endpoint group shares the account's windows, not the oib window
+    const other = await engine.peek({ identity: input.identity, limits, endpoints: ["kpd", "oib"] });
+    expect(state(other)).toEqual({ burst: 1, minute: 4, "endpoint:kpd": 300, "endpoint:oib": 2, day: 16 });
+  });
+
+  it("past the limit: the newest entries are kept, and the windows refuse until they leave", async () => {
+    const input = { identity: `acct:${randomUUID()}`, limits, endpoint: "oib" as const };
+    await engine.charge(input, 3);
+    await engine.charge(input, 12);
+    const d = await engine.decide(input);
+    expect(d.allowed).toBe(false);
+    expect(state(d.windows)).toEqual({ burst: 0, minute: 0, "endpoint:oib": 0, day: 5 });
+    // every kept entry is from the last charge: the burst admits again one second after it
+    expect(d.binding.name).toBe("minute");
+    const burst = d.windows.find((w) => w.name === "burst")!;
+    expect(burst.resetInMs).toBeGreaterThan(0);
+    expect(burst.resetInMs).toBeLessThanOrEqual(1_000);
+    expect(d.binding.resetInMs).toBeGreaterThan(59_000);
+    expect(d.binding.resetInMs).toBeLessThanOrEqual(60_000);
+    // the day is a counter: 15 counted, past its limit too after 6 more
+    await engine.charge(input, 6);
+    const day = (await engine.peek({ identity: input.identity, limits })).find((w) => w.name === "day")!;
+    expect(day.remaining).toBe(0);
+  });
+
+  it("a charge of millions costs no more than the limit's worth of entries", async () => {
+    const input = { identity: `acct:${randomUUID()}`, limits, endpoint: "oib" as const };
+    const started = performance.now();
+    await engine.charge(input, 50_000_000);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    const d = await engine.decide(input);
+    expect(d.allowed).toBe(false);
+    expect(state(d.windows)).toEqual({ burst: 0, minute: 0, "endpoint:oib": 0, day: 0 });
+  });
+
+  it("a scope's windows are charged apart from the account's", async () => {
+    const identity = `acct:${randomUUID()}`;
+    await engine.charge({ identity, limits, scope: "status" }, 2);
+    const account = await engine.peek({ identity, limits });
+    expect(state(account)).toEqual({ burst: 5, minute: 8, day: 20 });
+    const status = await engine.decide({ identity, limits, scope: "status" });
+    expect(state(status.windows)).toEqual({ "status:burst": 2, "status:minute": 5, "status:day": 17 });
+  });
+
+  it("refuses a count that is not a positive integer, and writes nothing", async () => {
+    const input = { identity: `acct:${randomUUID()}`, limits };
+    for (const bad of [0, -1, 1.5, Number.NaN]) await expect(engine.charge(input, bad)).rejects.toThrow(InvalidLimitsError);
+    expect(state(await engine.peek({ identity: input.identity, limits }))).toEqual({ burst: 5, minute: 8, day: 20 });
   });
 });

@@ -69,12 +69,12 @@ export async function stopAllRedis(): Promise<void> {
 }
 
 /** Runs redis-cli with `args`; resolves with its output, rejects if it exits with an error. */
-function redisCli(args: string[]): Promise<string> {
+export function redisCli(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn("redis-cli", args, { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
-    child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.once("error", reject);
     child.once("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`redis-cli ${args.join(" ")} exited with ${code}:\n${out}`))));
   });
@@ -93,9 +93,10 @@ export interface TestCluster {
 /**
  * A Redis Cluster of `masters` masters (at least 3) without replicas or persistence, each server in
  * its own temporary directory (removed when the server exits); stopAllRedis() stops it too.
+ * `config`: more redis-server options for every node (e.g. `--cluster-require-full-coverage no`).
  * Resolves once every node reports `cluster_state:ok`.
  */
-export async function startCluster(masters = 3): Promise<TestCluster> {
+export async function startCluster(masters = 3, opts: { config?: string[] } = {}): Promise<TestCluster> {
   if (masters < 3) throw new Error("a Redis Cluster needs at least 3 masters");
   const used = new Set<number>();
   const pick = async (): Promise<number> => {
@@ -126,6 +127,7 @@ export async function startCluster(masters = 3): Promise<TestCluster> {
         "--cluster-enabled", "yes",
         "--cluster-config-file", "nodes.conf",
         "--cluster-port", String(busPort),
+        ...(opts.config ?? []),
       ]);
       child.once("exit", () => rmSync(dir, { recursive: true, force: true }));
       ports.push(port);

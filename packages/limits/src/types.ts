@@ -1,4 +1,4 @@
-import type { EndpointGroup, Limits } from "./policy.ts";
+import type { EndpointGroup, Limits } from "./plans.ts";
 
 export type WindowName = "burst" | "minute" | "endpoint" | "day";
 

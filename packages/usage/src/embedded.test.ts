@@ -1,6 +1,6 @@
 // The meter on the embedded database (PGlite served over the wire protocol, what `pnpm start` uses
 // without DATABASE_URL), where COPY FROM STDIN is unavailable: its log rows go in with INSERT, and the
-// server keeps serving other connections.
+// server keeps serving other connections; the log's daily partitions work there as well.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,6 +9,9 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createAccount, createApiKey } from "@fiskal/accounts";
 import { createDb, migrate, startEmbeddedPostgres, type Db, type EmbeddedPostgres } from "@fiskal/db";
 import { createMeter, type UsageRecord } from "./meter.ts";
+import { recentRequests } from "./recent.ts";
+import { maintainRequestLog, requestLogDays } from "./retention.ts";
+import { parseHeaderLines } from "./writer.ts";
 
 let dir: string;
 let embedded: EmbeddedPostgres;
@@ -77,7 +80,8 @@ it("writes the request log and the hourly counts, and the server keeps accepting
 
   // The decision and headers go through INSERT … unnest() (from array literals) intact.
   const refusedRow = await db.usageEvent.findFirstOrThrow({ where: { accountId: account.id, status: 429 } });
-  expect(refusedRow).toMatchObject({ rateWindow: "minute", rateLimit: 60, rateRemaining: 0, retryAfter: 7, headers: 'Retry-After: 7\nRateLimit: "minute";r=0;t=7' });
+  expect(refusedRow).toMatchObject({ rateWindow: "minute", rateLimit: 60, rateRemaining: 0, retryAfter: 7 });
+  expect(parseHeaderLines(refusedRow.headers!)).toEqual({ "Retry-After": "7", RateLimit: '"minute";r=0;t=7' });
   const admittedRow = await db.usageEvent.findFirstOrThrow({ where: { accountId: account.id, status: 200 } });
   expect(admittedRow).toMatchObject({ rateWindow: null, headers: null });
 
@@ -89,4 +93,27 @@ it("writes the request log and the hourly counts, and the server keeps accepting
   } finally {
     await fresh.end();
   }
+});
+
+it("keeps the log in daily partitions there too: made on demand and ahead, expired whole", async () => {
+  const account = await createAccount(db, { name: "Partitions d.o.o." });
+  const meter = createMeter(db, { flushIntervalMs: 60_000 });
+  const at = ["2031-01-09T23:59:59.999Z", "2031-01-10T00:00:00.000Z", "2031-02-20T12:00:00.000Z"];
+  at.forEach((t, i) =>
+    meter.record({ accountId: account.id, apiKeyId: null, requestId: `p${i}`, method: "GET", endpoint: "GET /v1/limits", status: 200, durationMs: 1, refused: false, at: new Date(t) }),
+  );
+  await meter.close();
+  expect(meter.written).toBe(3);
+  const placed = await db.$queryRaw<{ part: string; id: string }[]>`
+    SELECT tableoid::regclass::text AS part, "requestId" AS id FROM "UsageEvent" WHERE "accountId" = ${account.id}::uuid ORDER BY 2`;
+  expect(placed.map((p) => [p.id, p.part.replace(/"/g, "")])).toEqual([
+    ["p0", "UsageEvent_p20310109"],
+    ["p1", "UsageEvent_p20310110"],
+    ["p2", "UsageEvent_p20310220"],
+  ]);
+  const result = await maintainRequestLog(db, { retentionDays: 30, now: new Date("2031-02-20T13:00:00.000Z") });
+  expect(result.created).toEqual(["2031-02-21", "2031-02-22"]);
+  expect(result.dropped).toEqual(expect.arrayContaining(["2031-01-09", "2031-01-10"]));
+  expect(await requestLogDays(db)).toEqual(expect.arrayContaining(["2031-02-20", "2031-02-21", "2031-02-22"]));
+  expect((await recentRequests(db, account.id)).map((r) => r.requestId)).toEqual(["p2"]);
 });

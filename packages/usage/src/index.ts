@@ -1,11 +1,12 @@
-export { createMeter, MeterError } from "./meter.ts";
-export type { Meter, MeterOptions, RateRecord, UsageRecord } from "./meter.ts";
+export { createMeter, MeterError, replaySpools } from "./meter.ts";
+export type { Meter, MeterOptions, RateRecord, ReplayOptions, ReplayResult, UsageRecord } from "./meter.ts";
+export type { SpoolOptions } from "./spool.ts";
 export { usageSummary, requestsToday } from "./summary.ts";
 export type { UsageSummary, PeriodTotals, DailyUsage, HourlyUsage, EndpointUsage } from "./summary.ts";
 export { recentRequests, exportRequests, accountEndpoints, usageByKey, STATUS_CLASSES, EXPORT_PAGE } from "./recent.ts";
 export type { RecentRequest, RecentRequestsOptions, RequestFilter, StatusClass, KeyUsage } from "./recent.ts";
 export { usageRange, localDate, localMidnight, FREE_ENDPOINTS } from "./range.ts";
 export type { RangeUsage, RangeTotals, RangeBucket, RangeEndpoint } from "./range.ts";
-export { pruneUsageEvents } from "./retention.ts";
-export type { PruneOptions, PruneResult } from "./retention.ts";
+export { maintainRequestLog, requestLogDays } from "./retention.ts";
+export type { RequestLogMaintenance, RequestLogMaintenanceResult } from "./retention.ts";
 export { headerLines, parseHeaderLines } from "./writer.ts";

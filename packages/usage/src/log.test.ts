@@ -4,10 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount, createApiKey } from "@fiskal/accounts";
 import type { Db } from "@fiskal/db";
 import { createMeter, type UsageRecord } from "./meter.ts";
-import { exportRequests, recentRequests, usageByKey, EXPORT_PAGE } from "./recent.ts";
+import { exportRequests, recentRequests, usageByKey, EXPORT_PAGE, type RecentRequest } from "./recent.ts";
 import { localMidnight, usageRange } from "./range.ts";
 import { requestsToday } from "./summary.ts";
 import { openTestDatabase, recordUsage, type TestDatabase } from "./testing.ts";
+import { headerLines, parseHeaderLines } from "./writer.ts";
 
 let testDb: TestDatabase;
 let db: Db;
@@ -133,6 +134,33 @@ describe("usage by key", () => {
     expect(byKey[kb]).toBeUndefined();
     expect(await usageByKey(db, a, new Date("2026-05-11T09:15:00Z"))).toEqual([{ apiKeyId: k1, requests: 1, refused: 0, errors: 0, lastAt: new Date("2026-05-11T09:30:00Z") }]);
   });
+
+  it("reads whole hours from the per-key hourly counts, not from every event of the period", async () => {
+    const c = (await createAccount(db, { name: "C" })).id;
+    const kc = (await createApiKey(db, c, "c")).id;
+    await recordUsage(db, [
+      rec(c, kc, "c1", "2026-05-12T10:05:00Z", 200),
+      rec(c, kc, "c2", "2026-05-12T10:40:00Z", 429),
+      rec(c, kc, "c3", "2026-05-12T11:20:00Z", 500),
+      rec(c, kc, "c4", "2026-05-12T12:10:00Z", 200),
+    ]);
+    const hours = await db.$queryRaw<{ hour: Date; requests: bigint; refused: bigint; errors: bigint; lastAt: Date }[]>`
+      SELECT hour, requests, refused, errors, "lastAt" FROM "UsageKeyHour" WHERE "accountId" = ${c}::uuid ORDER BY hour`;
+    expect(hours).toEqual([
+      { hour: new Date("2026-05-12T10:00:00Z"), requests: 2n, refused: 1n, errors: 0n, lastAt: new Date("2026-05-12T10:40:00Z") },
+      { hour: new Date("2026-05-12T11:00:00Z"), requests: 1n, refused: 0n, errors: 1n, lastAt: new Date("2026-05-12T11:20:00Z") },
+      { hour: new Date("2026-05-12T12:00:00Z"), requests: 1n, refused: 0n, errors: 0n, lastAt: new Date("2026-05-12T12:10:00Z") },
+    ]);
+    // With the log's rows of the whole hours gone (as retention would drop them), their counts remain;
+    // the part of an hour before the first whole one is read from the log.
+    await db.$executeRaw`DELETE FROM "UsageEvent" WHERE "accountId" = ${c}::uuid AND "createdAt" >= '2026-05-12T11:00:00Z'`;
+    expect(await usageByKey(db, c, new Date("2026-05-12T10:30:00Z"))).toEqual([
+      { apiKeyId: kc, requests: 3, refused: 1, errors: 1, lastAt: new Date("2026-05-12T12:10:00Z") },
+    ]);
+    expect(await usageByKey(db, c, new Date("2026-05-12T10:00:00Z"))).toEqual([
+      { apiKeyId: kc, requests: 4, refused: 1, errors: 1, lastAt: new Date("2026-05-12T12:10:00Z") },
+    ]);
+  });
 });
 
 describe("quota count", () => {
@@ -187,5 +215,166 @@ describe("meter", () => {
     expect(meter.dropped).toBe(1);
     await meter.close();
     expect(String(errors[0])).toMatch(/rate\.limit/);
+  });
+});
+
+describe("stored headers", () => {
+  const cases: Record<string, string>[] = [
+    HEADERS_429,
+    { "X-RateLimit-Limit": "10000", "X-RateLimit-Remaining": "9000" },
+    {},
+    // the IETF pair out of the policy's order, an unknown header, text of another shape
+    { RateLimit: '"minute";r=0;t=12', "RateLimit-Policy": '"minute";q=60;w=60', "X-Custom": "a: b" },
+    { "RateLimit-Policy": '"burst";q=10;w=1, "day";q=5;w=86400;pk=:abc=:', RateLimit: '"burst";r=9;t=1, "day";r=4;t=3600' },
+    { "RateLimit-Policy": '"ip:minute";q=60;w=60, "ip:burst";q=10;w=1', RateLimit: '"ip:burst";r=9;t=1, "ip:minute";r=59;t=60' },
+    { "RateLimit-Policy": "", RateLimit: "", "Retry-After": "0" },
+  ];
+
+  it("pack every header set losslessly, in order, in far fewer bytes", () => {
+    for (const headers of cases) {
+      const stored = headerLines(headers);
+      expect(parseHeaderLines(stored)).toEqual(headers);
+      expect(Object.keys(parseHeaderLines(stored))).toEqual(Object.keys(headers));
+    }
+    const plain = Object.entries(HEADERS_429).map(([k, v]) => `${k}: ${v}`).join("\n");
+    expect(headerLines(HEADERS_429).length).toBeLessThan(plain.length * 0.6);
+  });
+
+  it("rows stored as plain 'Name: value' lines (before packing) still read back", () => {
+    const plain = Object.entries(HEADERS_429).map(([k, v]) => `${k}: ${v}`).join("\n");
+    expect(parseHeaderLines(plain)).toEqual(HEADERS_429);
+    expect(parseHeaderLines("")).toEqual({});
+  });
+});
+
+describe("a request log of several days and accounts", () => {
+  // Deterministic pseudo-random events over five UTC days, three accounts, keys, statuses and
+  // endpoints, inserted out of time order with ties; every portal query is compared with the
+  // answer computed here from the records themselves.
+  const DAY = 86_400_000;
+  const START = Date.UTC(2026, 8, 28, 20);
+  const ENDPOINTS = ["POST /v1/validate/oib", "GET /v1/kpd/{code}", "POST /v1/fiscalize"];
+  const STATUSES = [200, 200, 200, 201, 304, 404, 429, 500, 503];
+  let accounts: string[];
+  let keys: Record<string, string[]>;
+  let records: UsageRecord[];
+
+  beforeAll(async () => {
+    accounts = [];
+    keys = {};
+    for (let i = 0; i < 3; i++) {
+      const id = (await createAccount(db, { name: `M${i}` })).id;
+      accounts.push(id);
+      keys[id] = [(await createApiKey(db, id, "k1")).id, (await createApiKey(db, id, "k2")).id];
+    }
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    records = [];
+    for (let i = 0; i < 1500; i++) {
+      const acct = accounts[rnd(3)]!;
+      const status = STATUSES[rnd(STATUSES.length)]!;
+      const endpoint = ENDPOINTS[rnd(3)]!;
+      // whole seconds, so that many events share an instant; some right at midnight
+      const at = i % 97 === 0 ? START + (1 + rnd(4)) * DAY - 4 * 3_600_000 : START + rnd(5 * 86_400) * 1000;
+      const r = rec(acct, rnd(4) === 0 ? null : keys[acct]![rnd(2)]!, `m${i}`, new Date(at).toISOString(), status, endpoint);
+      records.push(r);
+    }
+    // two meters' worth of flushes, not in time order
+    await recordUsage(db, records.slice(750));
+    await recordUsage(db, records.slice(0, 750));
+  });
+
+  const statusClass = (s: number) => (s === 429 ? "429" : s >= 500 ? "5xx" : `${Math.floor(s / 100)}xx`);
+
+  it("spans five daily partitions", async () => {
+    const days = await db.$queryRaw<{ part: string }[]>`
+      SELECT DISTINCT tableoid::regclass::text AS part FROM "UsageEvent" WHERE "accountId" = ANY(${accounts}::uuid[]) ORDER BY 1`;
+    expect(days.map((d) => d.part.replace(/"/g, ""))).toEqual(["UsageEvent_p20260928", "UsageEvent_p20260929", "UsageEvent_p20260930", "UsageEvent_p20261001", "UsageEvent_p20261002", "UsageEvent_p20261003"]);
+  });
+
+  it("pages every filtered view newest first, exactly the records of the account that match", async () => {
+    const views: { status?: "2xx" | "3xx" | "4xx" | "429" | "5xx"; endpoint?: string; key?: number; from?: number; to?: number }[] = [
+      {},
+      { status: "5xx" },
+      { status: "4xx" },
+      { endpoint: "GET /v1/kpd/{code}", status: "2xx" },
+      { key: 1 },
+      { from: START + DAY, to: START + 3 * DAY },
+      { from: START + 2 * DAY + 3_600_000, status: "429", key: 0 },
+    ];
+    for (const acct of accounts) {
+      const ids = new Map<string, string>();
+      for (const view of views) {
+        const apiKeyId = view.key === undefined ? undefined : keys[acct]![view.key]!;
+        const filter = {
+          status: view.status,
+          endpoint: view.endpoint,
+          apiKeyId,
+          from: view.from === undefined ? undefined : new Date(view.from),
+          to: view.to === undefined ? undefined : new Date(view.to),
+        };
+        const expected = records
+          .filter(
+            (r) =>
+              r.accountId === acct &&
+              (view.status === undefined || statusClass(r.status) === view.status) &&
+              (view.endpoint === undefined || r.endpoint === view.endpoint) &&
+              (apiKeyId === undefined || r.apiKeyId === apiKeyId) &&
+              (view.from === undefined || r.at.getTime() >= view.from) &&
+              (view.to === undefined || r.at.getTime() < view.to),
+          )
+          .map((r) => ({ requestId: r.requestId, at: r.at.toISOString() }));
+        // pages of 7 through the cursor
+        const got: RecentRequest[] = [];
+        let before: string | undefined;
+        for (;;) {
+          const page = await recentRequests(db, acct, { limit: 7, before, filter });
+          got.push(...page);
+          if (page.length < 7) break;
+          before = page.at(-1)!.id;
+        }
+        // newest first; ties by id, newest id first
+        for (let i = 1; i < got.length; i++) {
+          const [p, c] = [got[i - 1]!, got[i]!];
+          expect(p.at.getTime() > c.at.getTime() || (p.at.getTime() === c.at.getTime() && BigInt(p.id) > BigInt(c.id))).toBe(true);
+        }
+        expect(got.map((r) => ({ requestId: r.requestId, at: r.at.toISOString() })).sort((x, y) => x.requestId.localeCompare(y.requestId))).toEqual(
+          expected.sort((x, y) => x.requestId.localeCompare(y.requestId)),
+        );
+        for (const r of got) {
+          if (ids.has(r.requestId)) expect(ids.get(r.requestId)).toBe(r.id);
+          ids.set(r.requestId, r.id);
+        }
+      }
+    }
+  });
+
+  it("counts per key and per hour as the records say", async () => {
+    const since = START + DAY + 12 * 3_600_000;
+    for (const acct of accounts) {
+      const expected = new Map<string, { requests: number; refused: number; errors: number; lastAt: number }>();
+      for (const r of records) {
+        if (r.accountId !== acct || r.apiKeyId === null || r.at.getTime() < since) continue;
+        const e = expected.get(r.apiKeyId) ?? { requests: 0, refused: 0, errors: 0, lastAt: 0 };
+        e.requests++;
+        if (r.status === 429) e.refused++;
+        else if (r.status >= 400) e.errors++;
+        e.lastAt = Math.max(e.lastAt, r.at.getTime());
+        expected.set(r.apiKeyId, e);
+      }
+      const got = await usageByKey(db, acct, new Date(since));
+      expect(Object.fromEntries(got.map((g) => [g.apiKeyId, { requests: g.requests, refused: g.refused, errors: g.errors, lastAt: g.lastAt!.getTime() }]))).toEqual(Object.fromEntries(expected));
+
+      const range = await usageRange(db, acct, { from: new Date(START), to: new Date(START + 5 * DAY), bucket: "hour", timeZone: "Europe/Zagreb" });
+      const mine = records.filter((r) => r.accountId === acct);
+      expect(range.totals.requests).toBe(mine.length);
+      expect(range.totals.refused).toBe(mine.filter((r) => r.status === 429).length);
+      for (const b of range.series) {
+        expect(b.requests).toBe(mine.filter((r) => r.at.getTime() >= b.start.getTime() && r.at.getTime() < b.start.getTime() + 3_600_000).length);
+      }
+    }
   });
 });

@@ -1,10 +1,16 @@
-import { randomUUID } from "node:crypto";
+import { spawn, type ChildProcess } from "node:child_process";
+import { createHash, randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { hostname, tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAccount, createApiKey } from "@fiskal/accounts";
 import type { Db } from "@fiskal/db";
-import { createMeter, METER_APPLICATION_NAME, MeterError, type UsageRecord } from "./meter.ts";
+import { createMeter, METER_APPLICATION_NAME, MeterError, replaySpools, type UsageRecord } from "./meter.ts";
 import { openTestDatabase, recordUsage, type TestDatabase } from "./testing.ts";
+import { readSegment } from "./spool.ts";
 
 let testDb: TestDatabase;
 let db: Db;
@@ -553,5 +559,226 @@ describe("createMeter", () => {
     expect(() => createMeter(db, { flushIntervalMs: -5 })).toThrow(/flushIntervalMs/);
     expect(() => createMeter(db, { flushTimeoutMs: 0 })).toThrow(/flushTimeoutMs/);
     expect(() => createMeter({} as Db)).toThrow(/createDb/);
+  });
+});
+
+describe("values PostgreSQL would refuse", () => {
+  it("are rejected by record(), and the flush writes every other record", async () => {
+    const accountId = await newAccount();
+    const errors: unknown[] = [];
+    const meter = createMeter(db, { flushIntervalMs: 3_600_000, onError: (e) => errors.push(e) });
+    const rate = { window: "minute", limit: 2 ** 31, remaining: 0, retryAfter: null, headers: {} };
+    meter.record(event(accountId, { requestId: "fits-1" }));
+    meter.record(event(accountId, { requestId: "too-large", rate }));
+    meter.record(event(accountId, { requestId: "fits-2" }));
+    expect(meter.dropped).toBe(1);
+    expect(meter.uncounted).toBe(1);
+    expect(String(errors[0])).toMatch(/usage event rejected: value out of range for type integer/);
+    await meter.close();
+    expect(meter.written).toBe(2);
+    expect(await logCount(accountId)).toEqual({ rows: 2, distinct: 2 });
+    expect(await totalRequests(accountId)).toBe(2);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The spool: a killed process or a stop while the database is unreachable loses no usage.
+
+const MODULE = fileURLToPath(new URL("./meter.ts", import.meta.url));
+
+/**
+ * A meter in a process of its own that records `before` events, flushes them, records `after` more
+ * and then waits to be killed (it prints "recorded" once its records are appended to the spool).
+ */
+function meterProcess(opts: { spoolDir: string; database: string; accountId: string; before: number; after: number; prefix: string }): Promise<ChildProcess> {
+  const script = `
+    import { createDb } from "@fiskal/db";
+    const { createMeter } = await import(${JSON.stringify(MODULE)});
+    const o = JSON.parse(process.env.METER_OPTS);
+    const db = createDb(process.env.DATABASE_URL);
+    const meter = createMeter(db, { flushIntervalMs: 3_600_000, spool: { dir: o.spoolDir, database: o.database }, onError: (e) => console.error(String(e)) });
+    const ev = (i) => ({ accountId: o.accountId, apiKeyId: null, requestId: o.prefix + i, method: "POST", endpoint: "POST /v1/validate/oib",
+      status: i % 5 === 0 ? 429 : 200, durationMs: 1.5, refused: i % 5 === 0, at: new Date() });
+    for (let i = 0; i < o.before; i++) meter.record(ev(i));
+    await meter.flush();
+    if (meter.written !== o.before) throw new Error("flush wrote " + meter.written);
+    for (let i = o.before; i < o.before + o.after; i++) meter.record(ev(i));
+    setTimeout(() => console.log("recorded " + meter.spoolDir), 100);
+    setInterval(() => {}, 1000);
+  `;
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    cwd: path.dirname(MODULE),
+    env: { ...process.env, DATABASE_URL: testDb.url, METER_OPTS: JSON.stringify(opts) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("recorded ")) resolve(child);
+    });
+    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+    child.once("exit", (code) => reject(new Error(`the meter process exited (${code}) before recording:\n${out}`)));
+  });
+}
+
+function killed(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
+  });
+}
+
+async function logCount(accountId: string): Promise<{ rows: number; distinct: number }> {
+  const [r] = await db.$queryRaw<{ rows: number; distinct: number }[]>`
+    SELECT count(*)::int AS rows, count(DISTINCT "requestId")::int AS distinct FROM "UsageEvent" WHERE "accountId" = ${accountId}::uuid`;
+  return r!;
+}
+
+describe("spool", () => {
+  const database = () => `${testDb.name}#spool-test`;
+  let spoolDir: string;
+  beforeAll(async () => {
+    spoolDir = await mkdtemp(path.join(tmpdir(), "fiskal-spool-"));
+  });
+  afterAll(async () => {
+    await rm(spoolDir, { recursive: true, force: true });
+  });
+
+  it("appends every record to the spool within milliseconds, before any flush", async () => {
+    const accountId = await newAccount();
+    const meter = createMeter(db, { flushIntervalMs: 3_600_000, spool: { dir: spoolDir, database: database() } });
+    for (let i = 0; i < 25; i++) meter.record(event(accountId, { requestId: `s-${i}` }));
+    await new Promise((r) => setTimeout(r, 50));
+    const files = await readdir(meter.spoolDir!);
+    const { records, unreadable } = readSegment(path.join(meter.spoolDir!, files[0]!), database(), 0);
+    expect(unreadable).toBe(0);
+    expect(records.map((r) => r.seq)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    expect(records[24]!.row.requestId).toBe("s-24");
+    expect(records[24]!.row.accountId).toBe(accountId.toLowerCase());
+    await meter.close();
+    expect(meter.written).toBe(25);
+    // Everything counted: the folder is gone, and nothing is left to replay.
+    await expect(readdir(meter.spoolDir!)).rejects.toThrow(/ENOENT/);
+    expect(await replaySpools(db, { dir: spoolDir, database: database() })).toEqual({ spools: 0, counted: 0, skipped: 0 });
+    expect(await logCount(accountId)).toEqual({ rows: 25, distinct: 25 });
+  });
+
+  it("kill -9: the next start counts what was not flushed, and not again what was flushed just before", async () => {
+    const accountId = await newAccount();
+    const child = await meterProcess({ spoolDir, database: database(), accountId, before: 300, after: 120, prefix: "k-" });
+    await killed(child);
+    // The flushed 300 are counted; the 120 recorded after the flush only in the dead process's spool.
+    expect(await totalRequests(accountId)).toBe(300);
+
+    const replayed = await replaySpools(db, { dir: spoolDir, database: database() });
+    expect(replayed).toEqual({ spools: 1, counted: 120, skipped: 0 });
+    expect(await totalRequests(accountId)).toBe(420);
+    expect(await logCount(accountId)).toEqual({ rows: 420, distinct: 420 });
+    expectSameRollup(await rollup(accountId), await rollupOfLog(accountId));
+    // Replayed once: a second start finds nothing.
+    expect(await replaySpools(db, { dir: spoolDir, database: database() })).toEqual({ spools: 0, counted: 0, skipped: 0 });
+    expect(await db.$queryRaw<unknown[]>`SELECT 1 FROM "UsageSpool"`).toEqual([]);
+  });
+
+  it("kill -9 right after a flush that wrote everything: the replay counts nothing twice", async () => {
+    const accountId = await newAccount();
+    const child = await meterProcess({ spoolDir, database: database(), accountId, before: 200, after: 0, prefix: "f-" });
+    await killed(child);
+    expect(await replaySpools(db, { dir: spoolDir, database: database() })).toEqual({ spools: 1, counted: 0, skipped: 0 });
+    expect(await totalRequests(accountId)).toBe(200);
+    expect(await logCount(accountId)).toEqual({ rows: 200, distinct: 200 });
+  });
+
+  it("a replay interrupted after part of a spool, run again, counts each record once", async () => {
+    const accountId = await newAccount();
+    const child = await meterProcess({ spoolDir, database: database(), accountId, before: 10, after: 95, prefix: "p-" });
+    await killed(child);
+    // The first replay fails after its first transaction of 40: the database refuses the second.
+    await db.$executeRawUnsafe(`CREATE FUNCTION refuse_spool_mark() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.seq > 50 THEN RAISE EXCEPTION 'refused for the test'; END IF; RETURN NEW; END $$`);
+    await db.$executeRawUnsafe(`CREATE TRIGGER refuse_spool_mark BEFORE INSERT OR UPDATE ON "UsageSpool" FOR EACH ROW EXECUTE FUNCTION refuse_spool_mark()`);
+    try {
+      await expect(replaySpools(db, { dir: spoolDir, database: database(), maxBatch: 40 })).rejects.toThrow(/refused for the test/);
+    } finally {
+      await db.$executeRawUnsafe(`DROP TRIGGER refuse_spool_mark ON "UsageSpool"`);
+      await db.$executeRawUnsafe(`DROP FUNCTION refuse_spool_mark()`);
+    }
+    expect(await totalRequests(accountId)).toBe(50);
+    // Run again (the next start): the first 40 are not counted again.
+    expect(await replaySpools(db, { dir: spoolDir, database: database(), maxBatch: 40 })).toEqual({ spools: 1, counted: 55, skipped: 0 });
+    expect(await logCount(accountId)).toEqual({ rows: 105, distinct: 105 });
+    expect(await totalRequests(accountId)).toBe(105);
+  });
+
+  it("SIGTERM while the database is unreachable: close() keeps the records in the spool, the next start counts them", async () => {
+    const accountId = await newAccount();
+    const errors: unknown[] = [];
+    const meter = createMeter(db, { flushIntervalMs: 3_600_000, spool: { dir: spoolDir, database: database() }, onError: (e) => errors.push(e) });
+    for (let i = 0; i < 40; i++) meter.record(event(accountId, { requestId: `o-${i}` }));
+    await meter.flush();
+    for (let i = 40; i < 99; i++) meter.record(event(accountId, { requestId: `o-${i}` }));
+    await outage();
+    try {
+      await meter.close();
+    } finally {
+      await recover();
+    }
+    expect(meter.written).toBe(40);
+    expect(String(errors.at(-1))).toMatch(/59 usage events not written; kept in .*counted at the next start/);
+    expect(await totalRequests(accountId)).toBe(40);
+    expect(await replaySpools(db, { dir: spoolDir, database: database() })).toEqual({ spools: 1, counted: 59, skipped: 0 });
+    expect(await totalRequests(accountId)).toBe(99);
+    expect(await logCount(accountId)).toEqual({ rows: 99, distinct: 99 });
+  });
+
+  it("a record written twice (a stop during a write) is counted once; a damaged one is skipped and the next read", async () => {
+    const accountId = await newAccount();
+    const child = await meterProcess({ spoolDir, database: database(), accountId, before: 10, after: 30, prefix: "d-" });
+    await killed(child);
+    const base = path.join(spoolDir, createHash("sha256").update(database()).digest("hex").slice(0, 16));
+    const folder = (await readdir(base)).find((d) => d.split(".").at(-2) === String(child.pid));
+    const dir = path.join(base, folder!);
+    const [file] = (await readdir(dir)).filter((f) => f.endsWith(".rows"));
+    const data = await readFile(path.join(dir, file!));
+    const body = data.subarray(data.indexOf(10) + 1);
+    // The records again, after a cut record: what a stop during a write may leave.
+    await writeFile(path.join(dir, file!), Buffer.concat([data, body.subarray(0, 25), body]));
+    expect(await replaySpools(db, { dir: spoolDir, database: database() })).toEqual({ spools: 1, counted: 30, skipped: 1 });
+    expect(await totalRequests(accountId)).toBe(40);
+    expect(await logCount(accountId)).toEqual({ rows: 40, distinct: 40 });
+  });
+
+  it("segments of the earlier JSON-lines format are still counted", async () => {
+    const accountId = await newAccount();
+    // A spool folder as the earlier version left it, of a process that is gone.
+    const gone = spawn(process.execPath, ["-e", ""]);
+    await new Promise((r) => gone.once("exit", r));
+    const base = path.join(spoolDir, createHash("sha256").update(database()).digest("hex").slice(0, 16));
+    const id = randomUUID();
+    const dir = path.join(base, `${hostname().replace(/[^A-Za-z0-9-]/g, "_") || "host"}.${gone.pid}.${id}`);
+    await mkdir(dir, { recursive: true });
+    const at = Date.now();
+    const rate = { window: "minute", limit: 300, remaining: 299, retryAfter: null, headers: { "X-RateLimit-Limit": "300" } };
+    const lines = [JSON.stringify({ spool: id, database: database(), segment: 1 })];
+    for (let i = 1; i <= 12; i++) lines.push(JSON.stringify([i, accountId, null, `j-${i}`, "POST", "POST /v1/validate/oib", 200, 1.5, false, at, rate]));
+    await writeFile(path.join(dir, "000001.jsonl"), lines.join("\n") + "\n");
+    expect(await replaySpools(db, { dir: spoolDir, database: database() })).toEqual({ spools: 1, counted: 12, skipped: 0 });
+    expect(await logCount(accountId)).toEqual({ rows: 12, distinct: 12 });
+    const [row] = await db.$queryRaw<{ rateLimit: number }[]>`SELECT "rateLimit" FROM "UsageEvent" WHERE "accountId" = ${accountId}::uuid LIMIT 1`;
+    expect(row!.rateLimit).toBe(300);
+  });
+
+  it("leaves alone the spools of live processes and of other databases", async () => {
+    const accountId = await newAccount();
+    const live = createMeter(db, { flushIntervalMs: 3_600_000, spool: { dir: spoolDir, database: database() } });
+    const other = createMeter(db, { flushIntervalMs: 3_600_000, spool: { dir: spoolDir, database: "another#1" } });
+    live.record(event(accountId));
+    other.record(event(accountId));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(await replaySpools(db, { dir: spoolDir, database: database() })).toEqual({ spools: 0, counted: 0, skipped: 0 });
+    await live.close();
+    await other.close();
+    expect(await totalRequests(accountId)).toBe(2);
   });
 });

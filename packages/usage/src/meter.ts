@@ -1,36 +1,12 @@
+import { rmSync } from "node:fs";
 import pg from "pg";
 import { connectionSettings, type ConnectionSettings } from "@fiskal/db";
 import type { Db } from "./db.ts";
 import { isUuid } from "./validate.ts";
-import { chooseLogWriter, existingAccounts, writeBatch, type Batch, type HourCounts, type LogRow, type LogWriter } from "./writer.ts";
-
-/** One metered API request, as the API server reports it. */
-export interface UsageRecord {
-  accountId: string;
-  apiKeyId: string | null;
-  requestId: string;
-  method: string;
-  /** Route template, e.g. "POST /v1/validate/oib". */
-  endpoint: string;
-  status: number;
-  durationMs: number;
-  refused: boolean;
-  at: Date;
-  /** The rate-limit decision the request got and the rate-limit headers it was answered with. */
-  rate?: RateRecord | null;
-}
-
-/** What the request log keeps of a rate-limit decision, for the portal's request detail. */
-export interface RateRecord {
-  /** The binding window on admit, the refusing window on 429, e.g. "minute" or "endpoint:kpd". */
-  window: string;
-  limit: number;
-  remaining: number;
-  /** Retry-After in whole seconds (429 only), else null. */
-  retryAfter: number | null;
-  /** The rate-limit response headers as sent, e.g. {"X-RateLimit-Limit": "60", "RateLimit": "…"}. */
-  headers: Record<string, string>;
-}
+import { RowLog, type LogRow, type UsageRecord } from "./rows.ts";
+import { chooseLogWriter, existingAccounts, type Batch, type HourCounts, type KeyHourCounts, type LogWriter } from "./writer.ts";
+export type { RateRecord, UsageRecord } from "./rows.ts";
+import { claimLeftSpools, countedUpTo, forgetSpool, readSegment, Spool, writeCounted, type SpoolOptions } from "./spool.ts";
 
 export interface MeterOptions {
   /** How often the counts and the request log are written. Default 1000 ms (about what a crash may lose). */
@@ -52,6 +28,12 @@ export interface MeterOptions {
   flushTimeoutMs?: number;
   /** Failed writes, dropped or rejected events. Never receives secrets. Default: one line on stderr. */
   onError?: (err: unknown) => void;
+  /**
+   * Appends every record to a local file within a few milliseconds (see spool.ts), so that a killed
+   * process or a stop while the database is unreachable loses nothing: replaySpools() counts what was
+   * not written at the next start. Without it, a stop can lose up to one flush interval of records.
+   */
+  spool?: SpoolOptions;
 }
 
 export interface Meter {
@@ -69,6 +51,8 @@ export interface Meter {
   readonly uncounted: number;
   /** Requests counted in the database (their request-log rows committed with them unless dropped). */
   readonly written: number;
+  /** The folder of this meter's spool, or null without one. */
+  readonly spoolDir: string | null;
 }
 
 /** Reported through `onError`; `events` is how many events the message is about. */
@@ -158,13 +142,42 @@ class MeterClient extends pg.Client {
 
 /** Counts per UTC hour (epoch ms) → account → endpoint. */
 type Counts = Map<number, Map<string, Map<string, HourCounts>>>;
+/** Counts per UTC hour (epoch ms) → API key. */
+type KeyCounts = Map<number, Map<string, KeyHourCounts>>;
+
+function addKeyCounts(into: KeyHourCounts, from: KeyHourCounts): void {
+  into.requests += from.requests;
+  into.refused += from.refused;
+  into.errors += from.errors;
+  if (from.lastAt > into.lastAt) into.lastAt = from.lastAt;
+}
+
+/** Adds `from` into `into` (whose objects it may reuse); returns `into`. */
+function mergeKeyCounts(into: KeyCounts, from: KeyCounts): KeyCounts {
+  for (const [hour, fromKeys] of from) {
+    const intoKeys = into.get(hour);
+    if (intoKeys === undefined) {
+      into.set(hour, fromKeys);
+      continue;
+    }
+    for (const [key, c] of fromKeys) {
+      const t = intoKeys.get(key);
+      if (t === undefined) intoKeys.set(key, c);
+      else addKeyCounts(t, c);
+    }
+  }
+  return into;
+}
 
 /** What a flush took out of the buffers; given back whole if it fails. */
 interface Taken {
-  rows: LogRow[];
+  rows: RowLog;
   counts: Counts;
+  keyCounts: KeyCounts;
   lastUsed: Map<string, number>;
   events: number;
+  /** The spool's sequence number of the latest record taken: every record up to it is in this flush. */
+  seq: number;
 }
 
 function flatten(counts: Counts): HourCounts[] {
@@ -214,15 +227,17 @@ class UsageMeter implements Meter {
   /** How request-log rows are written; decided on the first connection. */
   #logWriter: LogWriter | null = null;
 
-  // Pending log rows are #queue[#head..]; advancing #head drops without shifting the array.
-  #queue: LogRow[] = [];
-  #head = 0;
+  // Pending log rows, encoded (rows.ts): nothing of a request is kept on the heap until the flush.
+  #queue = new RowLog();
   #inflightRows = 0;
   #counts: Counts = new Map();
   // The hour most records fall into, and its map: one Map lookup fewer per record.
   #lastHour = -1;
   #lastHourCounts: Map<string, Map<string, HourCounts>> | null = null;
   #lastUsed = new Map<string, number>();
+  #keyCounts: KeyCounts = new Map();
+  #lastKeyHour = -1;
+  #lastKeyHourCounts: Map<string, KeyHourCounts> | null = null;
   #pendingEvents = 0;
   #inflightEvents = 0;
 
@@ -232,6 +247,7 @@ class UsageMeter implements Meter {
   #overflowReported = false;
   #rejectedAfterCloseReported = false;
 
+  #spool: Spool | null = null;
   #timer: NodeJS.Timeout;
   #immediate: NodeJS.Immediate | null = null;
   #flushing = false;
@@ -250,6 +266,7 @@ class UsageMeter implements Meter {
     this.#maxBatch = Math.min(positiveInt("maxBatch", opts.maxBatch, DEFAULTS.maxBatch), this.#maxBuffer);
     this.#flushTimeoutMs = positiveInt("flushTimeoutMs", opts.flushTimeoutMs, DEFAULTS.flushTimeoutMs);
     this.#onError = opts.onError ?? defaultOnError;
+    if (opts.spool) this.#spool = new Spool(opts.spool, (err) => this.#report(err));
     this.#timer = setInterval(() => {
       if (!this.#flushing && this.#pendingEvents > 0) void this.flush();
     }, interval);
@@ -268,9 +285,12 @@ class UsageMeter implements Meter {
   get written(): number {
     return this.#written;
   }
+  get spoolDir(): string | null {
+    return this.#spool?.dir ?? null;
+  }
 
   get #pendingRows(): number {
-    return this.#queue.length - this.#head;
+    return this.#queue.rows;
   }
 
   record(e: UsageRecord): void {
@@ -292,8 +312,19 @@ class UsageMeter implements Meter {
     }
     const { accountId, apiKeyId, endpoint, status, durationMs, refused } = e;
     const at = e.at.getTime();
-    // A copy, so that callers may reuse their objects; the instant is formatted at flush time.
-    this.#queue.push({ accountId, apiKeyId, requestId: e.requestId, method: e.method, endpoint, status, durationMs, refused, at, rate: e.rate ?? null });
+    // Encoded now, as the flush's COPY sends it, so that callers may reuse their objects and the
+    // row leaves nothing on the heap; a value PostgreSQL would refuse is rejected here, not at flush.
+    let buf: Buffer;
+    try {
+      buf = this.#queue.push(e, at);
+    } catch (err) {
+      this.#dropped++;
+      this.#uncounted++;
+      this.#report(new MeterError(`usage event rejected: ${err instanceof Error ? err.message : String(err)}`, 1));
+      return;
+    }
+    // The same bytes, appended to the spool file within a few milliseconds by a timer: no I/O here.
+    this.#spool?.append(buf, this.#queue.lastStart, this.#queue.lastEnd);
 
     const hour = at - (at % HOUR_MS);
     let byAccount = hour === this.#lastHour ? this.#lastHourCounts : null;
@@ -318,18 +349,27 @@ class UsageMeter implements Meter {
     if (apiKeyId !== null) {
       const seen = this.#lastUsed.get(apiKeyId);
       if (seen === undefined || at > seen) this.#lastUsed.set(apiKeyId, at);
+      let byKey = hour === this.#lastKeyHour ? this.#lastKeyHourCounts : null;
+      if (byKey === null) {
+        byKey = this.#keyCounts.get(hour) ?? null;
+        if (byKey === null) this.#keyCounts.set(hour, (byKey = new Map()));
+        this.#lastKeyHour = hour;
+        this.#lastKeyHourCounts = byKey;
+      }
+      let k = byKey.get(apiKeyId);
+      if (k === undefined) byKey.set(apiKeyId, (k = { accountId, apiKeyId, hour, requests: 0, refused: 0, errors: 0, lastAt: at }));
+      k.requests++;
+      if (status === 429) k.refused++;
+      else if (status >= 400) k.errors++;
+      if (at > k.lastAt) k.lastAt = at;
     }
     this.#pendingEvents++;
 
     if (this.#pendingRows + this.#inflightRows > this.#maxBuffer) {
       // Rows being written cannot be recalled, so the oldest pending row goes; its request stays counted.
-      this.#head++;
+      this.#queue.dropOldest();
       this.#dropped++;
       this.#reportOverflow();
-    }
-    if (this.#head > 4096 && this.#head * 2 > this.#queue.length) {
-      this.#queue = this.#queue.slice(this.#head);
-      this.#head = 0;
     }
     // Deferred so that record() itself never starts a query; not while the database is failing,
     // where the interval alone paces the retries.
@@ -352,6 +392,8 @@ class UsageMeter implements Meter {
     if (this.#closing) return this.#closing;
     clearInterval(this.#timer);
     if (this.#immediate !== null) clearImmediate(this.#immediate);
+    // Everything recorded is in the spool file before the final flush is even tried.
+    this.#spool?.writeNow();
     this.#closing = (async () => {
       await this.flush();
       // A graceful stop should lose nothing: a connection that just broke gets another chance or two.
@@ -361,7 +403,22 @@ class UsageMeter implements Meter {
         await this.flush();
       }
       const left = this.buffered;
-      if (left > 0) this.#report(new MeterError(`meter closed with ${left} usage events not written`, left));
+      const spool = this.#spool;
+      if (left > 0) {
+        this.#report(
+          new MeterError(
+            spool
+              ? `meter closed with ${left} usage events not written; kept in ${spool.dir}, counted at the next start`
+              : `meter closed with ${left} usage events not written`,
+            left,
+          ),
+        );
+      }
+      if (spool) {
+        spool.close(left === 0);
+        // Counted and deleted: its mark is no longer needed (a leftover row is harmless).
+        if (left === 0 && this.#written > 0) await this.#forgetMark(spool.id);
+      }
       await this.#pool?.end().catch(() => {});
     })();
     return this.#closing;
@@ -383,6 +440,7 @@ class UsageMeter implements Meter {
         this.#inflightEvents = 0;
         if (error === null) {
           this.#written += taken.events;
+          this.#spool?.committed(taken.seq);
           this.#failing = false;
           this.#overflowReported = false;
           return;
@@ -400,35 +458,53 @@ class UsageMeter implements Meter {
     }
   }
 
+  async #forgetMark(id: string): Promise<void> {
+    try {
+      const client = await this.#connections().connect();
+      try {
+        await forgetSpool(client, id);
+        client.release();
+      } catch (err) {
+        client.release(err as Error);
+      }
+    } catch {
+      // Unreachable again: the row stays, harmless.
+    }
+  }
+
   /** Everything buffered, handed to one flush; records made meanwhile go to fresh buffers. */
   #take(): Taken {
-    const rows = this.#head === 0 ? this.#queue : this.#queue.slice(this.#head);
-    const taken: Taken = { rows, counts: this.#counts, lastUsed: this.#lastUsed, events: this.#pendingEvents };
-    this.#queue = [];
-    this.#head = 0;
+    const rows = this.#queue;
+    const taken: Taken = { rows, counts: this.#counts, keyCounts: this.#keyCounts, lastUsed: this.#lastUsed, events: this.#pendingEvents, seq: this.#spool?.seq ?? 0 };
+    this.#queue = new RowLog();
+    this.#keyCounts = new Map();
+    this.#lastKeyHour = -1;
+    this.#lastKeyHourCounts = null;
     this.#counts = new Map();
     this.#lastHour = -1;
     this.#lastHourCounts = null;
     this.#lastUsed = new Map();
     this.#pendingEvents = 0;
-    this.#inflightRows = rows.length;
+    this.#inflightRows = rows.rows;
     this.#inflightEvents = taken.events;
     return taken;
   }
 
   /** A failed flush's rows go back in front of newer ones, its counts are added to theirs. */
   #giveBack(taken: Taken): void {
-    this.#queue = taken.rows.concat(this.#head === 0 ? this.#queue : this.#queue.slice(this.#head));
-    this.#head = 0;
-    const excess = this.#queue.length - this.#maxBuffer;
+    this.#queue = taken.rows.concat(this.#queue);
+    const excess = this.#queue.rows - this.#maxBuffer;
     if (excess > 0) {
-      this.#head = excess;
+      for (let i = 0; i < excess; i++) this.#queue.dropOldest();
       this.#dropped += excess;
       this.#reportOverflow();
     }
     this.#counts = mergeCounts(taken.counts, this.#counts);
     this.#lastHour = -1;
     this.#lastHourCounts = null;
+    this.#keyCounts = mergeKeyCounts(taken.keyCounts, this.#keyCounts);
+    this.#lastKeyHour = -1;
+    this.#lastKeyHourCounts = null;
     for (const [id, at] of this.#lastUsed) {
       const seen = taken.lastUsed.get(id);
       if (seen === undefined || at > seen) taken.lastUsed.set(id, at);
@@ -460,17 +536,20 @@ class UsageMeter implements Meter {
 
   async #write(taken: Taken): Promise<void> {
     const client = await this.#connections().connect();
-    const batch: Batch = { rows: taken.rows, counts: flatten(taken.counts), lastUsed: taken.lastUsed };
+    const keyCounts: KeyHourCounts[] = [];
+    for (const byKey of taken.keyCounts.values()) for (const c of byKey.values()) keyCounts.push(c);
+    const batch: Batch = { rows: taken.rows, counts: flatten(taken.counts), keyCounts, lastUsed: taken.lastUsed };
     let timedOut = false;
     // Closing the socket fails whatever is in progress on it (a COPY included, which pg's own
     // query_timeout cannot interrupt); the server rolls the transaction back.
     const timer = setTimeout(() => {
       timedOut = true;
-      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      (client as typeof client & { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
     }, this.#flushTimeoutMs);
     try {
       this.#logWriter ??= await chooseLogWriter(client);
-      await writeBatch(client, batch, this.#logWriter, this.#maxBatch);
+      const mark = this.#spool ? { id: this.#spool.id, seq: taken.seq } : null;
+      await writeCounted(client, batch, this.#logWriter, this.#maxBatch, mark);
       clearTimeout(timer);
     } catch (cause) {
       clearTimeout(timer);
@@ -518,10 +597,12 @@ class UsageMeter implements Meter {
       }
     }
     if (events === 0) return false;
-    const pending = this.#head === 0 ? this.#queue : this.#queue.slice(this.#head);
-    this.#queue = pending.filter((r) => !gone(r.accountId));
-    this.#head = 0;
-    this.#dropped += pending.length - this.#queue.length;
+    for (const byKey of this.#keyCounts.values()) {
+      for (const [key, c] of byKey) if (gone(c.accountId)) byKey.delete(key);
+    }
+    const pending = this.#queue;
+    this.#queue = pending.filter((id) => !gone(id));
+    this.#dropped += pending.rows - this.#queue.rows;
     this.#uncounted += events;
     this.#pendingEvents -= events;
     this.#report(new MeterError(`${events} usage events dropped: their account no longer exists`, events));
@@ -558,4 +639,118 @@ class UsageMeter implements Meter {
  */
 export function createMeter(db: Db, opts: MeterOptions = {}): Meter {
   return new UsageMeter(db, opts);
+}
+
+export interface ReplayOptions extends SpoolOptions {
+  /** Records per transaction. Default 10 000. */
+  maxBatch?: number;
+  onError?: (err: unknown) => void;
+}
+
+export interface ReplayResult {
+  /** Spools of stopped processes found and counted (then deleted). */
+  spools: number;
+  /** Their records not counted before, now counted. */
+  counted: number;
+  /** Records left out: invalid, cut by a crash, or of an account deleted meanwhile. */
+  skipped: number;
+}
+
+/** Request-log rows with their hourly counts and the keys' last use, as one flush writes them. */
+function batchOf(rows: LogRow[]): Batch {
+  const counts = new Map<string, HourCounts>();
+  const keyCounts = new Map<string, KeyHourCounts>();
+  const lastUsed = new Map<string, number>();
+  for (const r of rows) {
+    const hour = r.at - (r.at % HOUR_MS);
+    const key = `${hour} ${r.accountId} ${r.endpoint}`;
+    let c = counts.get(key);
+    if (c === undefined) counts.set(key, (c = { accountId: r.accountId, endpoint: r.endpoint, hour, requests: 0, refused: 0, ok: 0, errors: 0, totalMs: 0 }));
+    c.requests++;
+    if (r.refused) c.refused++;
+    if (r.status >= 200 && r.status <= 299) c.ok++;
+    else if (r.status >= 400 && r.status !== 429) c.errors++;
+    c.totalMs += r.durationMs;
+    if (r.apiKeyId !== null) {
+      const seen = lastUsed.get(r.apiKeyId);
+      if (seen === undefined || r.at > seen) lastUsed.set(r.apiKeyId, r.at);
+      const k = `${hour} ${r.apiKeyId}`;
+      const one = { accountId: r.accountId, apiKeyId: r.apiKeyId, hour, requests: 1, refused: r.status === 429 ? 1 : 0, errors: r.status >= 400 && r.status !== 429 ? 1 : 0, lastAt: r.at };
+      const t = keyCounts.get(k);
+      if (t === undefined) keyCounts.set(k, one);
+      else addKeyCounts(t, one);
+    }
+  }
+  const log = new RowLog();
+  for (const r of rows) log.push(r, r.at);
+  return { rows: log, counts: [...counts.values()], keyCounts: [...keyCounts.values()], lastUsed };
+}
+
+/**
+ * Counts the spools that stopped processes left on this host for this database (a kill, a crash, a
+ * stop while the database was unreachable) and deletes them. Records a flush had already counted are
+ * skipped (the spool's mark in "UsageSpool"), so a replay never counts twice, even when it is itself
+ * interrupted and run again. Call it at start, before serving. Rejects when the database fails; the
+ * spools then stay for the next start.
+ */
+export async function replaySpools(db: Db, opts: ReplayOptions): Promise<ReplayResult> {
+  const result: ReplayResult = { spools: 0, counted: 0, skipped: 0 };
+  const left = claimLeftSpools(opts);
+  if (left.length === 0) return result;
+  const settings = connectionSettings(db);
+  if (settings === undefined) throw new TypeError("replaySpools: db must be a client made by createDb");
+  const maxBatch = positiveInt("maxBatch", opts.maxBatch, DEFAULTS.maxBatch);
+  const report = opts.onError ?? defaultOnError;
+  const pool = new pg.Pool({
+    connectionString: settings.connectionString,
+    options: settings.options,
+    max: 1,
+    connectionTimeoutMillis: 5_000,
+    application_name: METER_APPLICATION_NAME,
+    Client: MeterClient,
+  });
+  pool.on("error", () => {});
+  try {
+    const client = await pool.connect();
+    try {
+      const log = await chooseLogWriter(client);
+      for (const spool of left) {
+        let mark = await countedUpTo(client, spool.id);
+        // A record can be in a spool twice (spool.ts, a graceful stop during a write): counted once.
+        const seen = new Set<number>();
+        for (const file of spool.files) {
+          const read = readSegment(file, opts.database, mark);
+          result.skipped += read.unreadable;
+          const records = read.records.filter((r) => !seen.has(r.seq) && seen.add(r.seq));
+          for (let i = 0; i < records.length; i += maxBatch) {
+            const chunk = records.slice(i, i + maxBatch);
+            const valid = chunk.map((r) => r.row).filter((r) => invalidReason({ ...r, at: new Date(r.at) }) === null);
+            const existing = await existingAccounts(client, [...new Set(valid.map((r) => r.accountId.toLowerCase()))]);
+            const rows = valid.filter((r) => existing.has(r.accountId.toLowerCase()));
+            const seq = chunk[chunk.length - 1]!.seq;
+            try {
+              await writeCounted(client, batchOf(rows), log, maxBatch, { id: spool.id, seq });
+            } catch (err) {
+              await client.query("ROLLBACK").catch(() => {});
+              throw err;
+            }
+            mark = seq;
+            result.counted += rows.length;
+            result.skipped += chunk.length - rows.length;
+          }
+        }
+        rmSync(spool.dir, { recursive: true, force: true });
+        await forgetSpool(client, spool.id);
+        result.spools++;
+      }
+      client.release();
+    } catch (err) {
+      client.release(err as Error);
+      throw err;
+    }
+  } finally {
+    await pool.end().catch(() => {});
+  }
+  if (result.skipped > 0) report(new MeterError(`usage spool replay: ${result.skipped} records left out (invalid, cut by a crash, or of a deleted account)`, result.skipped));
+  return result;
 }

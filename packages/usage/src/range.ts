@@ -81,9 +81,25 @@ function totalsOf(rows: Agg[]): RangeTotals {
   };
 }
 
+// Building an Intl.DateTimeFormat costs far more than formatting with one: one per zone, kept.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dateFormat(timeZone: string): Intl.DateTimeFormat {
+  let f = dateFormats.get(timeZone);
+  if (!f) dateFormats.set(timeZone, (f = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })));
+  return f;
+}
+
+function clockFormat(timeZone: string): Intl.DateTimeFormat {
+  let f = clockFormats.get(timeZone);
+  if (!f) clockFormats.set(timeZone, (f = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric" })));
+  return f;
+}
+
 /** Local calendar date (YYYY-MM-DD) of an instant in `timeZone`. */
 export function localDate(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+  return dateFormat(timeZone).format(at);
 }
 
 /** The instant of local midnight starting `date` (YYYY-MM-DD) in `timeZone`. */
@@ -93,7 +109,7 @@ export function localMidnight(date: string, timeZone: string): Date {
   // The zone's offset at that moment, found by formatting; two passes settle a DST change.
   let t = guess;
   for (let i = 0; i < 2; i++) {
-    const parts = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric" }).formatToParts(new Date(t));
+    const parts = clockFormat(timeZone).formatToParts(new Date(t));
     const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
     const shown = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"));
     t = guess - (shown - t);

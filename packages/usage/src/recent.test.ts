@@ -34,6 +34,8 @@ beforeAll(async () => {
   b = (await createAccount(db, { name: "B" })).id;
   keyA = await createApiKey(db, a, "main");
   const keyB = await createApiKey(db, b, "other");
+  // Written directly, not through the meter: the day's partition first.
+  await db.$queryRaw`SELECT "usage_event_partition"('2026-04-01')`;
   // Inserted out of time order, as flushes from several instances would be; r3/r4 share a timestamp.
   await seed(a, keyA.id, "r2", "2026-04-01T10:00:02Z");
   await seed(a, null, "r1", "2026-04-01T10:00:01Z");

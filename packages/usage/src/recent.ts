@@ -126,7 +126,7 @@ function filterConditions(filter: RequestFilter | undefined): Prisma.Sql[] {
 /**
  * The account's requests, newest first (by time, then id), narrowed by `filter`, with keyset
  * pagination on the id of the last row of the previous page. A cursor that is not one of this
- * account's events yields an empty page.
+ * account's events (or one whose day has expired) yields an empty page.
  */
 export async function recentRequests(db: Db, accountId: string, opts: RecentRequestsOptions & { maxLimit?: number } = {}): Promise<RecentRequest[]> {
   assertUuid("recentRequests", "accountId", accountId);
@@ -136,11 +136,16 @@ export async function recentRequests(db: Db, accountId: string, opts: RecentRequ
   }
   const limit = Math.min(requested, opts.maxLimit === EXPORT_PAGE ? EXPORT_PAGE : MAX_LIMIT);
   const where = [Prisma.sql`e."accountId" = ${accountId}::uuid`, ...filterConditions(opts.filter)];
-  const cursor =
-    opts.before === undefined
-      ? Prisma.empty
-      : Prisma.sql`JOIN (SELECT "createdAt", id FROM "UsageEvent" WHERE id = ${parseCursor(opts.before)} AND "accountId" = ${accountId}::uuid) c
-                     ON e."createdAt" <= c."createdAt" AND (e."createdAt", e.id) < (c."createdAt", c.id)`;
+  if (opts.before !== undefined) {
+    // The cursor's time first, by its id (the primary key of every daily partition), so that the
+    // page itself is a range of the account's index with the partitions before it pruned at plan time.
+    const id = parseCursor(opts.before);
+    const [c] = await db.$queryRaw<{ at: string }[]>`
+      SELECT to_char("createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
+        FROM "UsageEvent" WHERE id = ${id} AND "accountId" = ${accountId}::uuid`;
+    if (!c) return [];
+    where.push(Prisma.sql`e."createdAt" <= ${c.at}::timestamptz AND (e."createdAt", e.id) < (${c.at}::timestamptz, ${id})`);
+  }
 
   // The key join also checks the account, so a key can never label another account's events.
   const rows = await db.$queryRaw<Row[]>`
@@ -148,7 +153,6 @@ export async function recentRequests(db: Db, accountId: string, opts: RecentRequ
            e."durationMs", e.refused, k.prefix AS "keyPrefix", k.name AS "keyName",
            e."rateWindow", e."rateLimit", e."rateRemaining", e."retryAfter", e.headers
       FROM "UsageEvent" e
-      ${cursor}
       LEFT JOIN "ApiKey" k ON k.id = e."apiKeyId" AND k."accountId" = e."accountId"
      WHERE ${Prisma.join(where, " AND ")}
      ORDER BY e."createdAt" DESC, e.id DESC
@@ -204,19 +208,29 @@ export interface KeyUsage {
   lastAt: Date | null;
 }
 
+const HOUR_MS = 3_600_000;
+
 /**
- * Requests per key of the account since `since` (from the request log, so within its retention),
- * counted through the (accountId, createdAt) index.
+ * Requests per key of the account since `since`: the whole hours from the per-key hourly counts
+ * ("UsageKeyHour", written with the request log in the same transaction), the part of an hour
+ * before the first whole one from the request log itself (one account's rows of at most an hour).
+ * So the cost follows the number of keys and hours, not the account's volume.
  */
 export async function usageByKey(db: Db, accountId: string, since: Date): Promise<KeyUsage[]> {
   assertUuid("usageByKey", "accountId", accountId);
+  const from = since.getTime();
+  if (!Number.isFinite(from)) throw new TypeError("usageByKey: since must be a valid Date");
+  const edge = new Date(Math.ceil(from / HOUR_MS) * HOUR_MS);
   const rows = await db.$queryRaw<{ apiKeyId: string; requests: bigint; refused: bigint; errors: bigint; lastAt: Date | null }[]>`
-    SELECT "apiKeyId"::text AS "apiKeyId", count(*)::int8 AS requests,
-           count(*) FILTER (WHERE status = 429)::int8 AS refused,
-           count(*) FILTER (WHERE status >= 400 AND status <> 429)::int8 AS errors,
-           max("createdAt") AS "lastAt"
-      FROM "UsageEvent"
-     WHERE "accountId" = ${accountId}::uuid AND "createdAt" >= ${since.toISOString()}::timestamptz AND "apiKeyId" IS NOT NULL
-     GROUP BY "apiKeyId"`;
+    SELECT k::text AS "apiKeyId", sum(n)::int8 AS requests, sum(r)::int8 AS refused, sum(x)::int8 AS errors, max(l) AS "lastAt"
+      FROM (SELECT "apiKeyId" AS k, requests AS n, refused AS r, errors AS x, "lastAt" AS l
+              FROM "UsageKeyHour"
+             WHERE "accountId" = ${accountId}::uuid AND hour >= ${edge.toISOString()}::timestamptz
+            UNION ALL
+            SELECT "apiKeyId", 1, (status = 429)::int, (status >= 400 AND status <> 429)::int, "createdAt"
+              FROM "UsageEvent"
+             WHERE "accountId" = ${accountId}::uuid AND "createdAt" >= ${since.toISOString()}::timestamptz
+               AND "createdAt" < ${edge.toISOString()}::timestamptz AND "apiKeyId" IS NOT NULL) u
+     GROUP BY k`;
   return rows.map((r) => ({ apiKeyId: r.apiKeyId, requests: Number(r.requests), refused: Number(r.refused), errors: Number(r.errors), lastAt: r.lastAt }));
 }

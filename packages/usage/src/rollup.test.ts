@@ -117,6 +117,17 @@ async function check({ accounts, expected, total }: Run): Promise<void> {
   expectSameTotals(await table("log", accounts), expected);
   const [{ n }] = await testDb.db.$queryRaw<[{ n: number }]>`SELECT count(*)::int AS n FROM "UsageEvent" WHERE "accountId" = ANY(${accounts}::uuid[])`;
   expect(n).toBe(total);
+  // The per-key hours equal the log's, also where flushes were retried.
+  const keyHours = (sql: "rollup" | "log") =>
+    sql === "rollup"
+      ? testDb.db.$queryRaw<unknown[]>`SELECT "apiKeyId"::text AS k, hour, requests::int AS n, refused::int AS r, errors::int AS x, "lastAt" AS l
+          FROM "UsageKeyHour" WHERE "accountId" = ANY(${accounts}::uuid[]) ORDER BY 1, 2`
+      : testDb.db.$queryRaw<unknown[]>`SELECT "apiKeyId"::text AS k, date_trunc('hour', "createdAt", 'UTC') AS hour, count(*)::int AS n,
+          count(*) FILTER (WHERE status = 429)::int AS r, count(*) FILTER (WHERE status >= 400 AND status <> 429)::int AS x, max("createdAt") AS l
+          FROM "UsageEvent" WHERE "accountId" = ANY(${accounts}::uuid[]) GROUP BY 1, 2 ORDER BY 1, 2`;
+  const perKey = await keyHours("rollup");
+  expect(perKey).toHaveLength(2 * HOURS);
+  expect(perKey).toEqual(await keyHours("log"));
 
   const now = new Date();
   const todayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();

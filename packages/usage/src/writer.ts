@@ -1,12 +1,12 @@
-// What one flush of the usage meter sends to PostgreSQL, in one transaction: the request-log rows
-// (COPY, or a multi-row INSERT where COPY is unavailable), the hourly counts (one sorted multi-row
-// upsert into "UsageHour") and the keys' last use.
+// What one flush of the usage meter sends to PostgreSQL, in one transaction: the daily partitions
+// its rows need (created unless they exist), the request-log rows (COPY, or a multi-row INSERT
+// where COPY is unavailable), the hourly counts (one sorted multi-row upsert into "UsageHour") and
+// the keys' last use.
 import type { PoolClient } from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import type { UsageRecord } from "./meter.ts";
+import { headerLines, type LogRow, type RowLog } from "./rows.ts";
 
-/** One request-log row: a usage record with its time as epoch ms (no Date kept per request). */
-export type LogRow = Omit<UsageRecord, "at"> & { at: number };
+export { headerLines, parseHeaderLines } from "./rows.ts";
 
 /** What "UsageHour" holds for one account, endpoint and UTC hour (epoch ms of its start). */
 export interface HourCounts {
@@ -22,9 +22,25 @@ export interface HourCounts {
   totalMs: number;
 }
 
+/** What "UsageKeyHour" holds for one account, API key and UTC hour (epoch ms of its start). */
+export interface KeyHourCounts {
+  accountId: string;
+  apiKeyId: string;
+  hour: number;
+  requests: number;
+  /** Status 429. */
+  refused: number;
+  /** Status >= 400 except 429. */
+  errors: number;
+  /** Epoch ms of the hour's latest request. */
+  lastAt: number;
+}
+
 export interface Batch {
-  rows: LogRow[];
+  /** The request-log rows, encoded at record time. */
+  rows: RowLog;
   counts: HourCounts[];
+  keyCounts: KeyHourCounts[];
   /** API key id → epoch ms of its latest request. */
   lastUsed: Map<string, number>;
 }
@@ -48,75 +64,50 @@ export async function chooseLogWriter(client: PoolClient): Promise<LogWriter> {
 /** Writes the batch in one transaction; on failure nothing of it is left in the database. */
 export async function writeBatch(client: PoolClient, batch: Batch, log: LogWriter, rowsPerInsert: number): Promise<void> {
   await client.query("BEGIN");
-  if (batch.rows.length > 0) {
+  if (batch.rows.rows > 0) {
+    await ensurePartitions(client, batch.rows, log);
     if (log === "copy") await copyRows(client, batch.rows);
-    else for (let i = 0; i < batch.rows.length; i += rowsPerInsert) await insertRows(client, batch.rows.slice(i, i + rowsPerInsert));
+    else {
+      const rows = batch.rows.decode();
+      for (let i = 0; i < rows.length; i += rowsPerInsert) await insertRows(client, rows.slice(i, i + rowsPerInsert));
+    }
   }
-  if (batch.counts.length > 0) await upsertCounts(client, batch.counts);
-  if (batch.lastUsed.size > 0) await touchKeys(client, batch.lastUsed);
+  if (batch.counts.length > 0) await upsertCounts(client, batch.counts, log);
+  if (batch.keyCounts.length > 0) await upsertKeyCounts(client, batch.keyCounts, log);
+  if (batch.lastUsed.size > 0) await touchKeys(client, batch.lastUsed, log);
   await client.query("COMMIT");
 }
 
-const COPY_SPECIAL = /[\\\t\n\r\0]/;
-const COPY_SPECIAL_ALL = /[\\\t\n\r\0]/g;
+const DAY_MS = 86_400_000;
 
-function copyEscape(c: string): string {
-  switch (c) {
-    case "\\":
-      return "\\\\";
-    case "\t":
-      return "\\t";
-    case "\n":
-      return "\\n";
-    case "\r":
-      return "\\r";
-    default:
-      // NUL: PostgreSQL text cannot hold it.
-      return "";
-  }
+/**
+ * The flush's statements are prepared once per connection (named), so that PostgreSQL does not
+ * parse and plan them again every second. Not through the embedded database's socket server: its
+ * flushes failed with them (packages/usage/src/embedded.test.ts).
+ */
+const statementName = (log: LogWriter, name: string): string | undefined => (log === "copy" ? name : undefined);
+
+/**
+ * The request log is partitioned by UTC day with no DEFAULT partition, so a row of a day without its
+ * partition would fail the whole batch: the days of the batch (usually one, two around midnight) are
+ * made sure of first. usage_event_partition() only reads the catalog when the partition exists; it
+ * creates a missing one (a late batch, a clock ahead of the hourly job, a day retention has dropped).
+ */
+async function ensurePartitions(client: PoolClient, rows: RowLog, log: LogWriter): Promise<void> {
+  const dates = [...rows.days].sort((a, b) => a - b).map((d) => new Date(d * DAY_MS).toISOString().slice(0, 10));
+  await client.query({ name: statementName(log, "fiskal_usage_partitions"), text: `SELECT "usage_event_partition"(d) FROM unnest($1::date[]) AS d`, values: [pgArray(dates)] });
 }
 
-/** A text field in COPY's text format. */
-function copyText(s: string): string {
-  return COPY_SPECIAL.test(s) ? s.replace(COPY_SPECIAL_ALL, copyEscape) : s;
-}
+/** The binary COPY header (signature, flags, header extension length) and trailer. */
+const COPY_HEADER = Buffer.from([0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00, 0, 0, 0, 0, 0, 0, 0, 0]);
+const COPY_TRAILER = Buffer.from([0xff, 0xff]);
 
-/** Headers as stored: one "Name: value" line each, in the order sent (parseHeaderLines reads them back). */
-export function headerLines(headers: Record<string, string>): string {
-  let out = "";
-  for (const name in headers) out += (out ? "\n" : "") + name + ": " + headers[name];
-  return out;
-}
-
-/** The headers of a stored "Name: value" text, in order. */
-export function parseHeaderLines(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of text.split("\n")) {
-    const i = line.indexOf(": ");
-    if (i > 0) out[line.slice(0, i)] = line.slice(i + 2);
-  }
-  return out;
-}
-
-const ROWS_PER_CHUNK = 500;
-
-function copyChunk(rows: LogRow[], from: number, to: number): string {
-  let out = "";
-  for (let i = from; i < to; i++) {
-    const r = rows[i]!;
-    // accountId and apiKeyId were checked to be UUIDs; instants go as UTC ISO strings.
-    const rate = r.rate;
-    const decision = rate
-      ? `${copyText(rate.window)}\t${rate.limit}\t${rate.remaining}\t${rate.retryAfter ?? "\\N"}\t${copyText(headerLines(rate.headers))}`
-      : "\\N\t\\N\t\\N\t\\N\t\\N";
-    out += `${r.accountId}\t${r.apiKeyId ?? "\\N"}\t${copyText(r.requestId)}\t${copyText(r.method)}\t${copyText(r.endpoint)}\t${r.status}\t${r.durationMs}\t${r.refused ? "t" : "f"}\t${new Date(r.at).toISOString()}\t${decision}\n`;
-  }
-  return out;
-}
-
-/** COPY … FROM STDIN in text format, written in chunks with backpressure. */
-async function copyRows(client: PoolClient, rows: LogRow[]): Promise<void> {
-  const stream = client.query(copyFrom(`COPY "UsageEvent" (${LOG_COLUMNS}) FROM STDIN`));
+/**
+ * COPY … FROM STDIN in binary format: the rows' buffers as record() encoded them (rows.ts), one
+ * write each (64 KiB), with backpressure.
+ */
+async function copyRows(client: PoolClient, rows: RowLog): Promise<void> {
+  const stream = client.query(copyFrom(`COPY "UsageEvent" (${LOG_COLUMNS}) FROM STDIN WITH (FORMAT binary)`));
   let failure: { error: unknown } | null = null;
   const done = new Promise<void>((resolve, reject) => {
     stream.once("finish", resolve);
@@ -140,15 +131,18 @@ async function copyRows(client: PoolClient, rows: LogRow[]): Promise<void> {
       stream.on("close", go);
     });
   try {
-    for (let i = 0; i < rows.length && failure === null; i += ROWS_PER_CHUNK) {
-      if (!stream.write(copyChunk(rows, i, Math.min(i + ROWS_PER_CHUNK, rows.length)))) await writable();
+    if (!stream.write(COPY_HEADER)) await writable();
+    for (const chunk of rows.chunks()) {
+      if (failure !== null) break;
+      if (!stream.write(chunk)) await writable();
     }
+    if (failure === null && !stream.write(COPY_TRAILER)) await writable();
   } catch (error) {
     // Sends CopyFail, so that the connection leaves copy mode and the transaction can be rolled back.
     failure ??= { error };
     stream.destroy(error as Error);
   }
-  if (failure !== null) throw (failure as { error: unknown }).error;
+  if (failure !== null) throw (failure).error;
   stream.end();
   await done;
 }
@@ -202,8 +196,10 @@ async function insertRows(client: PoolClient, rows: LogRow[]): Promise<void> {
  * from several API instances lock "UsageHour" rows in the same order and cannot deadlock; GROUP BY
  * merges keys that differ only in how a UUID was spelled, which one statement may not update twice.
  */
-async function upsertCounts(client: PoolClient, counts: HourCounts[]): Promise<void> {
-  await client.query(
+async function upsertCounts(client: PoolClient, counts: HourCounts[], log: LogWriter): Promise<void> {
+  await client.query({
+    name: statementName(log, "fiskal_usage_hour_upsert"),
+    text: 
     `INSERT INTO "UsageHour" ("accountId", hour, endpoint, requests, refused, ok, errors, "totalMs")
      SELECT a, h, e, sum(n)::int8, sum(r)::int8, sum(o)::int8, sum(x)::int8, sum(ms)
        FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::int8[], $5::int8[], $6::int8[], $7::int8[], $8::float8[])
@@ -216,7 +212,7 @@ async function upsertCounts(client: PoolClient, counts: HourCounts[]): Promise<v
             ok        = "UsageHour".ok        + EXCLUDED.ok,
             errors    = "UsageHour".errors    + EXCLUDED.errors,
             "totalMs" = "UsageHour"."totalMs" + EXCLUDED."totalMs"`,
-    [
+    values: [
       pgArray(counts.map((c) => c.accountId)),
       pgArray(counts.map((c) => iso(c.hour))),
       pgArray(counts.map((c) => c.endpoint)),
@@ -226,14 +222,40 @@ async function upsertCounts(client: PoolClient, counts: HourCounts[]): Promise<v
       pgArray(counts.map((c) => c.errors)),
       pgArray(counts.map((c) => c.totalMs)),
     ],
-  );
+  });
+}
+
+/** The per-key hours, as upsertCounts does the per-endpoint ones (sorted by the primary key, merged). */
+async function upsertKeyCounts(client: PoolClient, counts: KeyHourCounts[], log: LogWriter): Promise<void> {
+  await client.query({
+    name: statementName(log, "fiskal_usage_key_hour_upsert"),
+    text: `INSERT INTO "UsageKeyHour" ("accountId", hour, "apiKeyId", requests, refused, errors, "lastAt")
+     SELECT a, h, k, sum(n)::int8, sum(r)::int8, sum(x)::int8, max(l)
+       FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[], $4::int8[], $5::int8[], $6::int8[], $7::timestamptz[]) AS u(a, h, k, n, r, x, l)
+      GROUP BY a, h, k
+      ORDER BY a, h, k
+     ON CONFLICT ("accountId", hour, "apiKeyId") DO UPDATE
+        SET requests = "UsageKeyHour".requests + EXCLUDED.requests,
+            refused  = "UsageKeyHour".refused  + EXCLUDED.refused,
+            errors   = "UsageKeyHour".errors   + EXCLUDED.errors,
+            "lastAt" = GREATEST("UsageKeyHour"."lastAt", EXCLUDED."lastAt")`,
+    values: [
+      pgArray(counts.map((c) => c.accountId)),
+      pgArray(counts.map((c) => iso(c.hour))),
+      pgArray(counts.map((c) => c.apiKeyId)),
+      pgArray(counts.map((c) => c.requests)),
+      pgArray(counts.map((c) => c.refused)),
+      pgArray(counts.map((c) => c.errors)),
+      pgArray(counts.map((c) => iso(c.lastAt))),
+    ],
+  });
 }
 
 /**
  * ApiKey.lastUsedAt, never moved backwards (an older batch may commit after a newer one). The keys are
  * locked in id order first, so that concurrent flushes cannot deadlock on them.
  */
-async function touchKeys(client: PoolClient, lastUsed: Map<string, number>): Promise<void> {
+async function touchKeys(client: PoolClient, lastUsed: Map<string, number>, log: LogWriter): Promise<void> {
   const ids: string[] = [];
   const ats: string[] = [];
   for (const [id, at] of lastUsed) {
@@ -241,13 +263,15 @@ async function touchKeys(client: PoolClient, lastUsed: Map<string, number>): Pro
     ats.push(iso(at));
   }
   const idArray = pgArray(ids);
-  await client.query(`SELECT 1 FROM "ApiKey" WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`, [idArray]);
-  await client.query(
+  await client.query({ name: statementName(log, "fiskal_usage_key_lock"), text: `SELECT 1 FROM "ApiKey" WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`, values: [idArray] });
+  await client.query({
+    name: statementName(log, "fiskal_usage_key_touch"),
+    text: 
     `UPDATE "ApiKey" k SET "lastUsedAt" = v.at
        FROM (SELECT id, max(at) AS at FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, at) GROUP BY id) v
       WHERE k.id = v.id AND (k."lastUsedAt" IS NULL OR k."lastUsedAt" < v.at)`,
-    [idArray, pgArray(ats)],
-  );
+    values: [idArray, pgArray(ats)],
+  });
 }
 
 /** Which of these account ids (lower case) still exist. */

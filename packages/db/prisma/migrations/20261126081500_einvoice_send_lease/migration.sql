@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "EInvoice" ADD COLUMN     "nextSendAt" TIMESTAMPTZ(3);
