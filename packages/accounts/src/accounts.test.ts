@@ -187,7 +187,7 @@ describe("passwords and the demo data", () => {
     expect(demoUser).toMatchObject({ role: "CUSTOMER", accountId: created.account.id });
     expect(await verifyPassword(demoUser.passwordHash, created.user.password!)).toBe(true);
     const op = await db.user.findUniqueOrThrow({ where: { email: "operator@fiskal.local" }, include: { account: true } });
-    expect(op).toMatchObject({ role: "OPERATOR", account: { name: "Fiskal operations" } });
+    expect(op).toMatchObject({ role: "OPERATOR", account: { name: "Fiskal — operater" } });
     const operatorPassword = first.operator.password ?? racing.operator.password;
     expect(await verifyPassword(op.passwordHash, operatorPassword!)).toBe(true);
     expect(await db.apiKey.findUnique({ where: { hash: hashApiKey(created.apiKey!) } })).toMatchObject({ accountId: created.account.id });
@@ -199,7 +199,7 @@ describe("passwords and the demo data", () => {
       operator: { email: "operator@fiskal.local" },
     });
     expect(await db.account.count({ where: { name: "Demo d.o.o." } })).toBe(1);
-    expect(await db.account.count({ where: { name: "Fiskal operations" } })).toBe(1);
+    expect(await db.account.count({ where: { name: "Fiskal — operater" } })).toBe(1);
     expect(await db.apiKey.count({ where: { accountId: created.account.id } })).toBe(1);
   });
 });

@@ -24,3 +24,18 @@ export {
 } from "./accounts.ts";
 export { seedKpd, readKpdCsv } from "./kpd.ts";
 export { createTestDatabase } from "./testing.ts";
+export * from "./archive/index.ts";
+export {
+  completeReceivedFiscalization,
+  completeRejectionReport,
+  decideReceivedEInvoice,
+  findReceivedEInvoice,
+  inboxAccounts,
+  odbijanjeOf,
+  ReceivedEInvoiceError,
+  REJECTION_REASON_TYPES,
+  storeReceivedEInvoice,
+  type DecisionInput,
+  type ReportOutcome,
+  type StoreReceivedInput,
+} from "./received.ts";

@@ -2,6 +2,7 @@
 // intermediary: dates the law and the database allow, amounts that fit the money columns, text
 // that fits its limit. Every check returns a Croatian message for the client, or null when it holds.
 import { parseDecimal } from "./money.ts";
+import { zagrebDate } from "./zagreb.ts";
 
 /** Fiscalization of receipts in Croatia started on 1 January 2013 (Zagreb time). */
 export const FISCAL_FIRST_DATE = "2013-01-01";
@@ -19,12 +20,8 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 // Midnight in Zagreb on the first day, and on the day after the last one (both in winter: +01:00).
 const FIRST_INSTANT = Date.parse(`${FISCAL_FIRST_DATE}T00:00:00+01:00`);
 const END_INSTANT = Date.parse("2100-01-01T00:00:00+01:00");
-const zagrebDay = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Zagreb", year: "numeric", month: "2-digit", day: "2-digit" });
-
-/** The calendar date (YYYY-MM-DD) of an instant in Zagreb. */
-export function zagrebDate(d: Date): string {
-  return zagrebDay.format(d);
-}
+// The calendar date (YYYY-MM-DD) of an instant in Zagreb: one home in zagreb.ts, re-exported for this module's users.
+export { zagrebDate };
 
 /** Croatian count forms: 1, 21 → `one`; 2–4, 22–24 → `few`; 0, 5–20, 25… → `many`. */
 function plural(n: number, one: string, few: string, many: string): string {
@@ -36,7 +33,7 @@ function plural(n: number, one: string, few: string, many: string): string {
 }
 
 /** "2013-01-01" → "1. 1. 2013." as Croatian text writes dates. */
-function croatianDate(iso: string): string {
+export function croatianDate(iso: string): string {
   const [y, m, d] = iso.split("-");
   return `${Number(d)}. ${Number(m)}. ${y}.`;
 }

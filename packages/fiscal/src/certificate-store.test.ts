@@ -184,7 +184,8 @@ describe("prepareCertificateUpload", () => {
 
   it("returns the row to store: no plaintext key, the key encrypted for the account", () => {
     const row = prepareCertificateUpload({ accountId: account, pkcs12: buildPkcs12(demo.certPem, demo.keyPem, "pw"), password: "pw", keyring: ring, expectedOib: OIB });
-    expect(row).toMatchObject({ oib: OIB, subject: demo.subject, keyId: ring.currentId, test: false });
+    // A generated (self-signed) certificate is not FINA's: stored as a test certificate.
+    expect(row).toMatchObject({ oib: OIB, subject: demo.subject, keyId: ring.currentId, test: true });
     expect(JSON.stringify(row)).not.toContain("PRIVATE KEY");
     expect(decryptPrivateKey(ring, account, { keyId: row.keyId, ciphertext: row.keyCiphertext })).toBe(
       parsePkcs12(buildPkcs12(demo.certPem, demo.keyPem, "pw"), "pw").keyPem,

@@ -3,6 +3,7 @@
 // environment, with the key's id stored beside the ciphertext so that keys can be rotated).
 import { X509Certificate, createCipheriv, createDecipheriv, createHash, createPrivateKey, randomBytes } from "node:crypto";
 import forge from "node-forge";
+import { acceptsCertificate, finaChain, type CertificateAcceptance, type CertificateTrust } from "./fina-trust.ts";
 import { isValidOib } from "./oib.ts";
 
 /** Why a certificate upload was refused; `message` is Croatian, for the customer. */
@@ -17,7 +18,8 @@ export type CertificateProblemReason =
   | "oib_mismatch"
   | "expired"
   | "not_yet_valid"
-  | "too_large";
+  | "too_large"
+  | "untrusted_issuer";
 
 export class CertificateError extends Error {
   override readonly name = "CertificateError";
@@ -43,6 +45,8 @@ export interface ParsedCertificate {
   issuer: string;
   /** The OIB the certificate was issued to. */
   oib: string;
+  /** Where it chains among the bundled FINA CAs (production, demo) or `untrusted`. */
+  trust: CertificateTrust;
   serialNumber: string;
   /** SHA-256 of the DER certificate, hex, colon-separated. */
   fingerprint: string;
@@ -135,6 +139,7 @@ export function parsePkcs12(bytes: Buffer, password: string): ParsedCertificate 
         subject: rfc4514(x509.subject),
         issuer: rfc4514(x509.issuer),
         oib,
+        trust: finaChain(certPem).trust,
         serialNumber: x509.serialNumber,
         fingerprint: x509.fingerprint256,
         notBefore: new Date(x509.validFrom),
@@ -144,6 +149,21 @@ export function parsePkcs12(bytes: Buffer, password: string): ParsedCertificate 
   }
   if (keys.every((k) => !(k.key as forge.pki.rsa.PrivateKey).n)) throw new CertificateError("not_rsa", "Privatni ključ mora biti RSA ključ.");
   throw new CertificateError("key_mismatch", "Privatni ključ u datoteci ne pripada nijednom certifikatu u njoj.");
+}
+
+/**
+ * A certificate an endpoint that takes `acceptance` would refuse: one that does not chain to FINA's
+ * production CAs where production certificates are required, or to FINA's demo CAs where the CIS
+ * test endpoint is used. The Croatian reason names the issuer, or null.
+ */
+export function certificateTrustProblem(trust: CertificateTrust, issuer: string, acceptance: CertificateAcceptance): CertificateError | null {
+  if (acceptsCertificate(acceptance, trust)) return null;
+  const what = trust === "fina_demo" ? "FINA demo certifikat" : trust === "fina_production" ? "FINA produkcijski certifikat" : `certifikat koji ne izdaje FINA (izdavatelj: ${issuer})`;
+  const need =
+    acceptance === "fina_production"
+      ? "Porezna uprava u produkciji prima samo aplikacijske certifikate koje izdaje FINA (Fina RDC 2020 ili Fina RDC 2025, korijen Fina Root CA)"
+      : "demo okolina Porezne uprave (cistest) prima samo FINA demo certifikate (Fina Demo CA 2020, korijen Fina Demo Root CA)";
+  return new CertificateError("untrusted_issuer", `Ovo je ${what}, a ${need}.`);
 }
 
 /** Expired or not yet valid at `now`, or issued to another OIB than `expectedOib`: the Croatian reason, or null. */
@@ -269,13 +289,15 @@ export interface CertificateRowData {
   keyId: string;
   notBefore: Date;
   notAfter: Date;
+  /** Not a FINA production certificate (FINA demo, self-signed or another CA): CIS in production refuses it. */
   test: boolean;
 }
 
 /**
  * Reads, checks and encrypts an uploaded PKCS#12: throws CertificateError (Croatian message) when
- * it cannot be read, the password is wrong, it is expired or not yet valid, or it belongs to another
- * OIB than the account's (`expectedOib`, when the account has one).
+ * it cannot be read, the password is wrong, it is expired or not yet valid, it belongs to another
+ * OIB than the account's (`expectedOib`, when the account has one), or it does not chain to the
+ * FINA CAs the tax authority's endpoint takes (`accept`, default `any`).
  */
 export function prepareCertificateUpload(input: {
   accountId: string;
@@ -284,10 +306,13 @@ export function prepareCertificateUpload(input: {
   keyring: CertificateKeyring;
   expectedOib?: string | null;
   now?: Date;
+  accept?: CertificateAcceptance;
 }): CertificateRowData {
   const parsed = parsePkcs12(input.pkcs12, input.password);
   const problem = certificateProblem(parsed, { now: input.now, expectedOib: input.expectedOib });
   if (problem) throw problem;
+  const untrusted = certificateTrustProblem(parsed.trust, parsed.issuer, input.accept ?? "any");
+  if (untrusted) throw untrusted;
   const enc = encryptPrivateKey(input.keyring, input.accountId, parsed.keyPem);
   return {
     subject: parsed.subject,
@@ -300,7 +325,7 @@ export function prepareCertificateUpload(input: {
     keyId: enc.keyId,
     notBefore: parsed.notBefore,
     notAfter: parsed.notAfter,
-    test: false,
+    test: parsed.trust !== "fina_production",
   };
 }
 

@@ -1,7 +1,11 @@
 // Fiscalization 1.0 (CIS): ZKI, CIS date format, the tax-authority port and its simulator.
 import { X509Certificate, createPrivateKey, randomUUID, sign, createHash } from "node:crypto";
+import type { CisOperationAnswer, CisOperationRequest } from "./cis/operations.ts";
+import type { CertificateAcceptance } from "./fina-trust.ts";
 import { formatMoney, isMoney, parseMoney } from "./money.ts";
 import { checkOib } from "./oib.ts";
+import { formatCisDateTime } from "./zagreb.ts";
+import { TaxAuthorityError } from "./tax-authority-error.ts";
 import type { RacunType } from "./cis/racun.ts";
 
 import { PAYMENT_METHODS, SEQUENCE_MARKS, type Receipt } from "./receipt.ts";
@@ -11,28 +15,8 @@ export { PAYMENT_METHODS, type PaymentMethod, type Receipt } from "./receipt.ts"
 
 export type ZkiInput = Pick<Receipt, "oib" | "issuedAt" | "number" | "premises" | "device" | "total">;
 
-const zagreb = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Europe/Zagreb",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hourCycle: "h23",
-});
-
-/**
- * "dd.MM.yyyy HH:mm:ss" in Europe/Zagreb local time (CET/CEST), which is what CIS expects in the
- * ZKI input. The instant decides the offset, so the repeated hour at the end of DST formats the
- * same wall-clock time twice, exactly as a till in Zagreb would print it.
- */
-export function formatCisDateTime(d: Date): string {
-  if (!(d instanceof Date) || Number.isNaN(d.getTime())) throw new RangeError("formatCisDateTime: invalid date");
-  const p: Record<string, string> = {};
-  for (const part of zagreb.formatToParts(d)) p[part.type] = part.value;
-  return `${p.day}.${p.month}.${p.year} ${p.hour}:${p.minute}:${p.second}`;
-}
+// "dd.MM.yyyy HH:mm:ss" in Zagreb (zagreb.ts); re-exported here, beside the ZKI that signs it.
+export { formatCisDateTime };
 
 /** The exact string the ZKI signs: OIB + date/time + number + premises + device + total (2 decimals). */
 export function zkiInputString(input: ZkiInput): string {
@@ -58,23 +42,47 @@ export interface FiscalizeRequest {
   racun?: RacunType;
   /** The certificate's private key (PEM), to sign the request; the real CIS client needs it. */
   keyPem?: string;
+  /** The signed RacunZahtjev from `signRequest`, recorded by the caller: sent as it is instead of signing again. */
+  signedRequest?: string;
+}
+
+/**
+ * A call to CIS as it went over the wire: the signed RacunZahtjev exactly as sent (the SOAP Body's
+ * content, with its XML-DSig) and CIS's answer exactly as received (the SOAP message, RacunOdgovor
+ * with CIS's signature in its Body: CIS signs with inclusive c14n, so the envelope is part of it).
+ */
+export interface CisExchange {
+  request: Buffer;
+  answer: Buffer;
+}
+
+export interface FiscalizeAnswer {
+  jir: string;
+  /** When CIS received the request, as it answered. */
+  receivedAt: Date;
+  /** The messages of the call (the real CIS client; simulators have none). */
+  exchange?: CisExchange;
 }
 
 export interface TaxAuthority {
-  fiscalize(req: FiscalizeRequest): Promise<{ jir: string; receivedAt: Date }>;
+  fiscalize(req: FiscalizeRequest): Promise<FiscalizeAnswer>;
+  /**
+   * The signed RacunZahtjev `fiscalize` would send (the real CIS client; absent on simulators), so
+   * that the caller records it before the call and passes it back as `signedRequest`. Throws
+   * TaxAuthorityError "rejected" (s001, s002) as `fiscalize` does for a request it cannot sign.
+   */
+  signRequest?(req: FiscalizeRequest): string;
+  /**
+   * The signing certificates this endpoint takes (fina-trust.ts): CIS in production FINA production
+   * certificates, the CIS demo FINA demo certificates; absent or `any` for simulators and a local CIS.
+   */
+  readonly certificates?: CertificateAcceptance;
+  /** napojnica, promijeniNacPlac, provjera (cis/operations.ts); absent where the port does not offer them. */
+  operation?(req: CisOperationRequest): Promise<CisOperationAnswer>;
 }
 
-/** "unavailable": worth retrying later (capacity, outage). "rejected": the request itself is wrong; `code` is the CIS error code. */
-export class TaxAuthorityError extends Error {
-  override readonly name = "TaxAuthorityError";
-  constructor(
-    message: string,
-    readonly kind: "unavailable" | "rejected",
-    readonly code?: string,
-  ) {
-    super(message);
-  }
-}
+// The port's error (tax-authority-error.ts), re-exported beside the port.
+export { TaxAuthorityError };
 
 /**
  * CIS error codes the simulator uses, as CIS documents them:
@@ -165,6 +173,15 @@ export function createCisSimulator(opts: CisSimulatorOptions = {}): CisSimulator
     inject(f) {
       if (f.failNext !== undefined) failNext = f.failNext;
       if (f.failureRate !== undefined) failureRate = f.failureRate;
+    },
+    async operation(req) {
+      const d = req.detail;
+      const method = d.operation === "napojnica" ? d.tip.paymentMethod : d.operation === "promijeniNacPlac" ? d.paymentMethod : "G";
+      if (!/^[GKTO]$/.test(method)) throw new TaxAuthorityError("payment method: G, K, T or O", "rejected", "s001");
+      if (d.operation === "napojnica" && !/^\d{1,15}\.\d{2}$/.test(d.tip.amount)) throw new TaxAuthorityError("tip: a positive amount with two decimals", "rejected", "s001");
+      await delay(minMs + random() * Math.max(0, maxMs - minMs));
+      const header = { idPoruke: req.messageId, datumVrijeme: new Date().toISOString(), greske: [] };
+      return req.detail.operation === "provjera" ? header : { ...header, poruka: { sifra: "p001", poruka: "Zahtjev je zaprimljen." } };
     },
     async fiscalize(req) {
       if (inFlight >= maxConcurrent) {

@@ -1,8 +1,12 @@
 import { readFileSync } from "node:fs";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildUbl, documentTotals, type EInvoiceInput, HR_CIUS_CUSTOMIZATION_ID, isValidIban, validateEInvoice } from "./einvoice.ts";
+import { buildUbl, documentTotals, type EInvoiceInput, FISKAL_RULES, HR_CIUS_CUSTOMIZATION_ID, isValidIban } from "./einvoice.ts";
+import { validateEInvoice } from "./einvoice-validate.ts";
 import { KpdIndex, parseKpdCsv } from "./kpd.ts";
+import { formatMoney, parseMoney as parseMoneyText } from "./money.ts";
+
+const formatCents = (c: bigint) => formatMoney(c);
 
 let kpd: KpdIndex;
 beforeAll(() => {
@@ -27,6 +31,7 @@ const valid = (): EInvoiceInput => ({
     { description: "Sitni dodatak 2", quantity: "1", unit: "H87", unitPrice: "0.02", vatRate: "25", kpd: "62.10.11", lineTotal: "0.02" },
     { description: "Obrazovna knjiga", quantity: "1", unit: "H87", unitPrice: "10", vatRate: "0", kpd: "58.11.11", lineTotal: "10.00" },
   ],
+  operator: { name: "Ana Anić", oib: "12345678903" },
   totals: { net: "505.19", vat: "116.02", gross: "621.21" },
   note: "Plaćanje po ponudi 12/2026",
 });
@@ -62,7 +67,7 @@ describe("validateEInvoice", () => {
     input.lines[3]!.kpd = "";
     expect(messageAt(input, "lines[0].kpd")).toMatch(/99.99.99 nije KPD 2025 šifra/);
     expect(ruleAt(input, "lines[0].kpd")).toBe("HR-BR-CL-2");
-    expect(messageAt(input, "lines[1].kpd")).toMatch(/62.10.1 je .*razine 5/);
+    expect(messageAt(input, "lines[1].kpd")).toBe("62.10.1 je kategorija (razina 4); potrebna je šifra razine 5 (potkategorija).");
     expect(ruleAt(input, "lines[1].kpd")).toBe("HR-BR-25");
     expect(messageAt(input, "lines[2].kpd")).toMatch(/točno 01.11.11/);
     expect(ruleAt(input, "lines[3].kpd")).toBe("HR-BR-25");
@@ -104,7 +109,7 @@ describe("validateEInvoice", () => {
     const input = valid();
     input.lines[0]!.quantity = "1e1";
     input.lines[1]!.unitPrice = "12,333";
-    input.lines[2]!.lineTotal = 3.15 as unknown as string;
+    input.lines[2]!.lineTotal = 3.15 as unknown as string; // a number where JSON may send one: the check must refuse it
     input.totals.net = "505.190";
     expect(paths(input)).toEqual(expect.arrayContaining(["lines[0].quantity", "lines[1].unitPrice", "lines[2].lineTotal", "totals.net"]));
   });
@@ -189,10 +194,10 @@ describe("buildUbl", () => {
     expect(seller["cac:PartyTaxScheme"]["cbc:CompanyID"]).toBe("HR69435151530");
     expect(seller["cac:PartyLegalEntity"]["cbc:RegistrationName"]).toBe("Primjer d.o.o.");
     expect(seller["cac:PostalAddress"]).toEqual({ "cbc:StreetName": "Ilica 1", "cbc:CityName": "Zagreb", "cbc:PostalZone": "10000", "cac:Country": { "cbc:IdentificationCode": "HR" } });
-    expect(inv["cac:AccountingSupplierParty"]["cac:SellerContact"]).toEqual({ "cbc:ID": "69435151530", "cbc:Name": "Primjer d.o.o." });
+    expect(inv["cac:AccountingSupplierParty"]["cac:SellerContact"]).toEqual({ "cbc:ID": "12345678903", "cbc:Name": "Ana Anić" });
     const buyer = inv["cac:AccountingCustomerParty"]["cac:Party"];
     expect(buyer["cbc:EndpointID"]).toEqual({ "#text": "94577403194", "@schemeID": "9934" });
-    expect(buyer["cac:PartyName"]["cbc:Name"]).toBe("Kupac & Sin d.o.o.");
+    expect(buyer["cac:PartyLegalEntity"]["cbc:RegistrationName"]).toBe("Kupac & Sin d.o.o.");
     expect(inv["cac:PaymentMeans"]["cac:PayeeFinancialAccount"]["cbc:ID"]).toBe("HR1210010051863000160");
 
     const tax = inv["cac:TaxTotal"];
@@ -236,7 +241,7 @@ describe("buildUbl", () => {
     expect(xml).not.toContain("<evil/>");
     const inv = parser.parse(xml).Invoice;
     expect(inv["cbc:Note"]).toBe("</cbc:Note><evil/>");
-    expect(inv["cac:AccountingSupplierParty"]["cac:Party"]["cac:PartyName"]["cbc:Name"]).toBe('A "&" <B>');
+    expect(inv["cac:AccountingSupplierParty"]["cac:Party"]["cac:PartyLegalEntity"]["cbc:RegistrationName"]).toBe('A "&" <B>');
   });
 
   it("defaults the due date to the issue date and omits what is absent (no empty elements, HR-BR-33)", () => {
@@ -330,7 +335,7 @@ describe("VAT categories, document types and the rules checked before sending", 
 
   it("writes a credit note as a UBL CreditNote with its billing reference, and requires that reference (BG-3, HR-BR-6)", () => {
     const cn: EInvoiceInput = { ...valid(), documentType: "381" };
-    expect(validateEInvoice(cn, kpd).map((p) => [p.path, p.rule])).toEqual([["billingReferences", "BG-3"]]);
+    expect(validateEInvoice(cn, kpd).map((p) => [p.path, p.rule])).toEqual([["billingReferences", "FISKAL-BILLING-REFERENCE"]]);
     cn.billingReferences = [{ number: "2026-000100", issueDate: "2026-11-01" }];
     expect(validateEInvoice(cn, kpd)).toEqual([]);
     const xml = buildUbl(cn);
@@ -388,6 +393,16 @@ describe("VAT categories, document types and the rules checked before sending", 
     expect(validateEInvoice(input, kpd)).toEqual([]);
     expect(buildUbl(input)).toContain("<cbc:ProfileID>P99:NABAVA-7</cbc:ProfileID>");
   });
+
+  it("requires the operator: the person who issued the document (HR-BT-4, HR-BT-5), never the seller by default", () => {
+    const input = valid();
+    delete (input as Partial<EInvoiceInput>).operator;
+    expect(validateEInvoice(input, kpd).map((p) => [p.path, p.rule])).toEqual([["operator", "HR-BR-37"]]);
+    expect(() => buildUbl(input)).toThrow(/operator/);
+    const ubl = buildUbl(valid());
+    expect(ubl).toContain("<cbc:ID>12345678903</cbc:ID>");
+    expect(ubl).toContain("<cbc:Name>Ana Anić</cbc:Name>");
+  });
 });
 
 describe("the issuer's VAT breakdown", () => {
@@ -413,5 +428,116 @@ describe("the issuer's VAT breakdown", () => {
       ["totals.vatBreakdown", "BR-S-01"],
       ["totals.vatBreakdown", "BR-Z-01"],
     ]);
+  });
+});
+
+describe("rule ids", () => {
+  const official = `${readFileSync(new URL("../../../reference/en16931/EN16931-UBL-validation-1.3.15.xslt", import.meta.url), "utf8")}${readFileSync(new URL("../../../reference/hr-cius/HR-CIUS-EXT-EN16931-UBL-1.0.3.xslt", import.meta.url), "utf8")}`;
+  const isOfficial = (rule: string) => official.includes(`[${rule}]`) || official.includes(`<xsl:attribute name="id">${rule}</xsl:attribute>`);
+
+  it("are official EN 16931 / HR CIUS ids, or a documented FISKAL- id for what no official rule checks", () => {
+    const source = ["./einvoice.ts", "./einvoice-validate.ts"].map((file) => readFileSync(new URL(file, import.meta.url), "utf8")).join("\n");
+    const quoted = [...source.matchAll(/"((?:HR-)?BR-[A-Z0-9-]+|B[GT]-\d+|FISKAL-[A-Z-]+)"/g)].map((m) => m[1]!);
+    const used = new Set(quoted);
+    expect(used.size).toBeGreaterThan(30);
+    for (const id of used) {
+      if (id.startsWith("FISKAL-")) expect(FISKAL_RULES[id]?.length ?? 0, id).toBeGreaterThan(40);
+      else expect(isOfficial(id), id).toBe(true);
+    }
+    for (const id of Object.keys(FISKAL_RULES)) expect(isOfficial(id), id).toBe(false);
+  });
+
+  it("FISKAL-LINE-NET: a line amount that is not quantity × price", () => {
+    const input = valid();
+    input.lines[0]!.lineTotal = "455.01";
+    input.totals = { net: "505.20", vat: "116.02", gross: "621.22" };
+    expect(validateEInvoice(input, kpd).find((p) => p.path === "lines[0].lineTotal")).toMatchObject({ rule: "FISKAL-LINE-NET" });
+  });
+
+  it("FISKAL-LINE-NET with a price base quantity: quantity × price ÷ base quantity", () => {
+    const input = valid();
+    const line = input.lines[0]!;
+    const total = line.lineTotal;
+    line.unitPrice = String(Number(line.unitPrice) * 100);
+    line.baseQuantity = "100";
+    expect(validateEInvoice(input, kpd).filter((p) => p.path.startsWith("lines[0]"))).toEqual([]);
+    line.lineTotal = (Number(total) * 100).toFixed(2);
+    expect(validateEInvoice(input, kpd).find((p) => p.path === "lines[0].lineTotal")?.message).toContain("÷ osnovna količina");
+    line.baseQuantity = "0";
+    expect(validateEInvoice(input, kpd).find((p) => p.path === "lines[0].baseQuantity")).toBeDefined();
+  });
+
+  it("FISKAL-BUSINESS-UNIT: the buyer's business unit needs the buyer's OIB, and is written as 9934:OIB::HR99:code", () => {
+    const input = valid();
+    input.buyer.businessUnit = "PJ-7";
+    expect(validateEInvoice(input, kpd)).toEqual([]);
+    expect(buildUbl(input)).toMatch(new RegExp(`<cac:PartyIdentification>\\s*<cbc:ID>9934:${input.buyer.oib}::HR99:PJ-7</cbc:ID>\\s*</cac:PartyIdentification>`));
+    const foreign = valid();
+    foreign.buyer = { ...foreign.buyer, oib: undefined, endpoint: { scheme: "9930", id: "DE123456789" }, address: { country: "DE" }, businessUnit: "PJ-7" };
+    expect(validateEInvoice(foreign, kpd).find((p) => p.path === "buyer.businessUnit")).toMatchObject({ rule: "FISKAL-BUSINESS-UNIT" });
+  });
+
+  it("FISKAL-OUT-OF-SCOPE: an E item whose reason names an amount outside the VAT base is refused; marked, it is written as the tax authority does", () => {
+    const input = valid();
+    input.charges = [{ amount: "10.00", reason: "Turistička pristojba", vatCategory: "E", vatRate: "0", exemptionReason: "Turistička pristojba" }];
+    const net = documentTotals({ ...input, totals: input.totals }).net;
+    input.totals = { ...input.totals, net: formatCents(net), gross: formatCents(net + documentTotals(input).vat) };
+    expect(validateEInvoice(input, kpd).find((p) => p.path === "charges[0].outOfScope")).toMatchObject({ rule: "FISKAL-OUT-OF-SCOPE", message: expect.stringContaining("HR:N") });
+    input.charges[0]!.outOfScope = "HR:N";
+    input.charges[0]!.reason = "#HR:N#Turistička pristojba";
+    expect(validateEInvoice(input, kpd)).toEqual([]);
+    const xml = buildUbl(input);
+    // EN 16931: an E charge labelled HR:N; BG-23: E with "#HR:N#reason"; HR extension: O under HR:N, out of the HR tax-exclusive amount.
+    expect(xml).toMatch(/<cbc:AllowanceChargeReason>#HR:N#Turistička pristojba<\/cbc:AllowanceChargeReason>\s*<cbc:Amount currencyID="EUR">10.00<\/cbc:Amount>\s*<cac:TaxCategory>\s*<cbc:ID>E<\/cbc:ID>\s*<cbc:Name>HR:N<\/cbc:Name>\s*<cbc:Percent>0<\/cbc:Percent>\s*<cbc:TaxExemptionReason>Turistička pristojba</);
+    expect(xml).toContain("<cbc:TaxExemptionReason>#HR:N#Turistička pristojba</cbc:TaxExemptionReason>");
+    expect(xml).toMatch(/<cbc:TaxableAmount currencyID="EUR">10.00<\/cbc:TaxableAmount>\s*<cbc:TaxAmount currencyID="EUR">0.00<\/cbc:TaxAmount>\s*<hrextac:HRTaxCategory>\s*<cbc:ID>O<\/cbc:ID>\s*<cbc:Name>HR:N<\/cbc:Name>/);
+    expect(xml).toContain(`<cbc:TaxExclusiveAmount currencyID="EUR">${formatCents(net - 1000n)}</cbc:TaxExclusiveAmount>`);
+    expect(xml).toContain('<hrextac:OutOfScopeOfVATAmount currencyID="EUR">10.00</hrextac:OutOfScopeOfVATAmount>');
+    // out_of_scope goes only with E.
+    input.charges[0]!.vatCategory = "O";
+    delete input.charges[0]!.vatRate;
+    expect(validateEInvoice(input, kpd).find((p) => p.rule === "FISKAL-OUT-OF-SCOPE")).toBeDefined();
+  });
+
+  it("FISKAL-ALLOWANCE-PERCENT: a percentage charge is base × percent / 100, percent and base together", () => {
+    const input = valid();
+    input.charges = [{ amount: "3.00", percent: "3", baseAmount: "100.00", reason: "Naknada", vatCategory: "S", vatRate: "25" }];
+    const t = documentTotals(input);
+    input.totals = { ...input.totals, net: formatCents(t.net), vat: formatCents(t.vat), gross: formatCents(t.gross) };
+    expect(validateEInvoice(input, kpd)).toEqual([]);
+    expect(buildUbl(input)).toMatch(/<cbc:MultiplierFactorNumeric>3<\/cbc:MultiplierFactorNumeric>\s*<cbc:Amount currencyID="EUR">3.00<\/cbc:Amount>\s*<cbc:BaseAmount currencyID="EUR">100.00<\/cbc:BaseAmount>/);
+    input.charges[0]!.percent = "4";
+    expect(validateEInvoice(input, kpd).find((p) => p.path === "charges[0].amount")).toMatchObject({ rule: "FISKAL-ALLOWANCE-PERCENT" });
+    delete input.charges[0]!.baseAmount;
+    expect(validateEInvoice(input, kpd).find((p) => p.path === "charges[0].baseAmount")).toMatchObject({ rule: "FISKAL-ALLOWANCE-PERCENT" });
+  });
+
+  it("line allowances and charges (BG-27/28) count in the line amount; invoicing periods (BG-14/26) are checked and written", () => {
+    const input = valid();
+    const line = input.lines[0]!;
+    const before = parseMoneyText(line.lineTotal);
+    line.allowances = [{ amount: "10.00", reason: "Rabat", reasonCode: "95" }];
+    // The line total that ignores the allowance is refused.
+    expect(validateEInvoice(input, kpd).find((p) => p.path === "lines[0].lineTotal")?.message).toContain("− popusti stavke + troškovi stavke");
+    line.lineTotal = formatCents(before - 1000n);
+    const t = documentTotals(input);
+    input.totals = { net: formatCents(t.net), vat: formatCents(t.vat), gross: formatCents(t.gross) };
+    input.period = { start: "2026-10-01", end: "2026-10-31" };
+    line.period = { start: "2026-10-05" };
+    expect(validateEInvoice(input, kpd)).toEqual([]);
+    const xml = buildUbl(input);
+    expect(xml).toMatch(/<cbc:DocumentCurrencyCode>EUR<\/cbc:DocumentCurrencyCode>\s*<cac:InvoicePeriod>\s*<cbc:StartDate>2026-10-01<\/cbc:StartDate>\s*<cbc:EndDate>2026-10-31<\/cbc:EndDate>/);
+    expect(xml).toMatch(/<cac:InvoicePeriod>\s*<cbc:StartDate>2026-10-05<\/cbc:StartDate>\s*<\/cac:InvoicePeriod>\s*<cac:AllowanceCharge>\s*<cbc:ChargeIndicator>false<\/cbc:ChargeIndicator>\s*<cbc:AllowanceChargeReasonCode>95<\/cbc:AllowanceChargeReasonCode>\s*<cbc:AllowanceChargeReason>Rabat<\/cbc:AllowanceChargeReason>\s*<cbc:Amount currencyID="EUR">10.00<\/cbc:Amount>\s*<\/cac:AllowanceCharge>\s*<cac:Item>/);
+    input.period = { start: "2026-10-31", end: "2026-10-01" };
+    line.allowances = [{ amount: "10.00" }];
+    const rules = validateEInvoice(input, kpd).map((p) => `${p.path} ${p.rule}`);
+    expect(rules).toEqual(expect.arrayContaining(["period.end BR-29", "lines[0].allowances[0].reason BR-42"]));
+  });
+
+  it("cash-basis VAT is written as HRObracunPDVPoNaplati in the HR extension", () => {
+    const input = valid();
+    expect(buildUbl(input)).not.toContain("HRObracunPDVPoNaplati");
+    input.cashBasisVat = true;
+    expect(buildUbl(input)).toMatch(/<hrextac:HRFISK20Data>\s*<hrextac:HRObracunPDVPoNaplati>Obračun po naplaćenoj naknadi<\/hrextac:HRObracunPDVPoNaplati>/);
   });
 });

@@ -1,15 +1,12 @@
-// E-invoices (Fiskalizacija 2.0): the model, the checks that can be made before sending, and the UBL 2.1
-// document (Invoice or CreditNote) per EN 16931 with the HR CIUS 2025 and its extension (HR EXT).
+// E-invoices (Fiskalizacija 2.0): the model, its amounts and VAT breakdown, and the UBL 2.1 document
+// (Invoice or CreditNote) per EN 16931 with the HR CIUS 2025 and its extension (HR EXT). The checks
+// that can be made before sending are in einvoice-validate.ts (`validateEInvoice`).
 //
 // The checks mirror the rules of the official schematrons (EN 16931 1.3.15, HR CIUS 1.0.3) that can be
 // decided from the request alone; every problem carries the id of the rule it enforces, so that what
 // the API refuses is what the validators would refuse. The builder assumes the checks passed.
 import { create } from "xmlbuilder2";
-import { ALLOWANCE_REASON_CODES, CHARGE_REASON_CODES, COUNTRY_CODES, ENDPOINT_SCHEMES, PAYMENT_MEANS_CODES, VATEX_CODES } from "./einvoice-codes.ts";
-import { type KpdIndex, levelName } from "./kpd.ts";
-import { type Decimal, formatMoney, formatScaled, isMoney, multiplyDecimal, normalizeDecimal, parseDecimal, parseMoney, roundDecimal } from "./money.ts";
-import { checkOib } from "./oib.ts";
-import { isUnitCode, UNIT_HINTS } from "./unit-codes.ts";
+import { type Decimal, formatMoney, formatScaled, multiplyDecimal, normalizeDecimal, parseDecimal, parseMoney, roundDecimal } from "./money.ts";
 
 export interface EInvoiceAddress {
   street?: string;
@@ -20,7 +17,7 @@ export interface EInvoiceAddress {
 }
 
 /** UNTDID 1001: commercial invoice, credit note (a UBL CreditNote), corrective invoice, advance invoice. */
-export const DOCUMENT_TYPES = ["380", "381", "384", "386"] as const;
+export const DOCUMENT_TYPES = ["380", "381", "384", "386", "394"] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
 /**
@@ -30,10 +27,23 @@ export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 export const VAT_CATEGORIES = ["S", "Z", "E", "AE", "K", "G", "O"] as const;
 export type VatCategory = (typeof VAT_CATEGORIES)[number];
 
-/** Croatian VAT rates of category S. */
-export const HR_STANDARD_RATES = ["25", "13", "5"] as const;
-/** Rates a line may carry without a category (S for 25/13/5, Z for 0), as before categories existed. */
-export const HR_VAT_RATES = ["25", "13", "5", "0"] as const;
+
+/**
+ * Rule ids of the checks that no official EN 16931 or HR CIUS rule makes (reference/en16931,
+ * reference/hr-cius), with the reason each exists. Every other rule id Fiskal answers is official.
+ */
+export const FISKAL_RULES: Readonly<Record<string, string>> = {
+  "FISKAL-BILLING-REFERENCE":
+    "A credit note (381) or corrective invoice (384) names the invoice it corrects (BG-3: BT-25 number, BT-26 date). The official rules check a reference only when one is there (BR-55, HR-BR-6); without it the buyer and the tax authority cannot match the correction to the invoice.",
+  "FISKAL-LINE-NET":
+    "A line's net amount (BT-131) is quantity (BT-129) × net price (BT-146) ÷ price base quantity (BT-149, when given), rounded to cents. EN 16931 leaves that product unchecked; a mismatch would carry a line amount the line itself does not support into every total.",
+  "FISKAL-OUT-OF-SCOPE":
+    "Tourist tax, returnable packaging, consumption tax and the special tax on motor vehicles are outside the VAT base (HR:N, HR:POVNAK, HR:PP, HR:PPMV). Sent as an ordinary exempt (E) item they would be reported to the tax authority as exempt supplies; no official rule tells them apart, so an E item whose reason names one must be marked out_of_scope, and out_of_scope goes only with E.",
+  "FISKAL-ALLOWANCE-PERCENT":
+    "A document-level allowance or charge given as a percentage of a base amount (BT-94/BT-93, BT-101/BT-100) amounts to base × percentage / 100, rounded to cents. EN 16931 does not check that product.",
+  "FISKAL-BUSINESS-UNIT":
+    "The buyer's business unit (BT-46) is written in the HR CIUS form 9934:<buyer OIB>::HR99:<unit code>, so it needs the buyer's OIB; a seller has no BT-46. No official rule checks the form.",
+};
 
 /** VAT exemption reason codes used when a K, G, AE or O item names no reason (the one VATEX code of the category). */
 export const DEFAULT_EXEMPTION_CODES: Partial<Record<VatCategory, string>> = {
@@ -53,6 +63,8 @@ export interface EInvoiceTax {
   exemptionReason?: string;
   /** BT-121: VATEX code, e.g. "VATEX-EU-132-1I". */
   exemptionReasonCode?: string;
+  /** An amount outside the VAT base (OUT_OF_SCOPE_LABELS): category E, rate 0, with its reason. */
+  outOfScope?: OutOfScopeLabel;
 }
 
 export interface EInvoiceLine extends EInvoiceTax {
@@ -65,9 +77,31 @@ export interface EInvoiceLine extends EInvoiceTax {
   unitPrice: string;
   /** KPD 2025 subcategory (level 5), e.g. "62.10.11"; not required on credit notes and advance invoices (HR-BR-25). */
   kpd?: string;
-  /** quantity × unitPrice rounded to cents. */
+  /** BT-149 price base quantity (in the line's unit, BT-150): the price is for this many units; written only when given. */
+  baseQuantity?: string;
+  /** BG-27 / BG-28 line allowances ("rabat") and charges, without VAT category (the line's applies). */
+  allowances?: EInvoiceLineAllowanceCharge[];
+  charges?: EInvoiceLineAllowanceCharge[];
+  /** BG-26 line invoicing period (BT-134/BT-135). */
+  period?: EInvoicePeriod;
+  /** quantity × unitPrice ÷ baseQuantity rounded to cents. */
   lineTotal: string;
   note?: string;
+}
+
+/** An invoicing period (BG-14 / BG-26): start and/or end date, YYYY-MM-DD. */
+export interface EInvoicePeriod {
+  start?: string;
+  end?: string;
+}
+
+/** A line-level allowance or charge (BG-27/BG-28): amount, reason or code, optionally a percentage of a base. */
+export interface EInvoiceLineAllowanceCharge {
+  amount: string;
+  reason?: string;
+  reasonCode?: string;
+  percent?: string;
+  baseAmount?: string;
 }
 
 export interface EInvoiceAllowanceCharge extends EInvoiceTax {
@@ -77,6 +111,10 @@ export interface EInvoiceAllowanceCharge extends EInvoiceTax {
   reason?: string;
   /** BT-98 (UNTDID 5189) for allowances, BT-105 (UNTDID 7161) for charges. */
   reasonCode?: string;
+  /** BT-94/BT-101 percentage (MultiplierFactorNumeric), with baseAmount. */
+  percent?: string;
+  /** BT-93/BT-100 base amount the percentage applies to. */
+  baseAmount?: string;
 }
 
 export interface EInvoiceParty {
@@ -85,6 +123,13 @@ export interface EInvoiceParty {
   /** BT-31/BT-48 VAT identifier with its country prefix, e.g. "HR69435151530", "DE123456789". */
   vatId?: string;
   name: string;
+  /** BT-28 / BT-45 trading name (PartyName), when it differs from the registered name; written only when given. */
+  tradingName?: string;
+  /**
+   * The buyer's business unit (BT-46, HR CIUS form `9934:<OIB>::HR99:<unit code>`): the code of the
+   * unit within the buyer that receives the invoice. Buyer only, with an OIB.
+   */
+  businessUnit?: string;
   address?: EInvoiceAddress;
   /** BT-34/BT-49 electronic address; default the OIB under scheme 9934. */
   endpoint?: { scheme: string; id: string };
@@ -112,18 +157,22 @@ export interface EInvoiceInput {
   dueDate?: string;
   /** BT-23 business process; default by document type (P1, P9 for 381, P10 for 384, P4 for 386). */
   processType?: string;
+  /** VAT on a cash basis (the seller pays VAT when paid, art. 125.i of the VAT Act): HRObracunPDVPoNaplati in the HR extension. */
+  cashBasisVat?: boolean;
   currency: "EUR";
   /** HR-BT-1: true when this is a copy of a document already sent with the same number. */
   copy?: boolean;
   note?: string;
   seller: EInvoiceSeller;
   buyer: EInvoiceParty;
-  /** The person issuing the invoice (HR-BT-4 name, HR-BT-5 OIB); defaults to the seller. */
-  operator?: { name: string; oib: string };
+  /** The person who issued the invoice (HR-BT-4 name, HR-BT-5 OIB), required (HR-BR-37, HR-BR-9): never the seller by default. */
+  operator: { name: string; oib: string };
   /** BG-3: the invoices this one corrects, credits or settles (advance invoices in a final invoice). */
   billingReferences?: { number: string; issueDate: string; description?: string }[];
   /** BT-72 actual delivery date and BG-15 deliver-to address (country required for K, BR-IC-12). */
   delivery?: { date?: string; address?: EInvoiceAddress };
+  /** BG-14 invoicing period of the whole document (BT-73/BT-74). */
+  period?: EInvoicePeriod;
   /** BG-16: payment means (UNTDID 4461, default 30 credit transfer when there is an IBAN), account, reference. */
   payment?: { meansCode?: string; iban?: string; reference?: string; note?: string; terms?: string };
   allowances?: EInvoiceAllowanceCharge[];
@@ -156,17 +205,25 @@ export const HR_CIUS_CUSTOMIZATION_ID =
 /** BT-23 default: P1 = invoicing of deliveries against purchase orders / ordinary B2B invoicing (HR-BR-34 allows P1–P12, P99:…). */
 export const HR_PROFILE_ID = "P1";
 /** Default process type per document type. */
-export const DEFAULT_PROCESS_TYPE: Record<DocumentType, string> = { "380": "P1", "381": "P9", "384": "P10", "386": "P4" };
+export const DEFAULT_PROCESS_TYPE: Record<DocumentType, string> = { "380": "P1", "381": "P9", "384": "P10", "386": "P4", "394": "P1" };
+
+/**
+ * Amounts outside the VAT base (HR CIUS labels): tourist tax, returnable packaging, consumption tax,
+ * special tax on motor vehicles. In the EN 16931 part they are exempt (E) items labelled with the HR
+ * label, their reason written `#<label>#<reason>` in the VAT breakdown; in the HR extension they are
+ * category O under the label's tax scheme, and their sum is OutOfScopeOfVATAmount, outside the HR
+ * tax-exclusive amount — as the tax authority's examples write them.
+ */
+export const OUT_OF_SCOPE_LABELS = ["HR:N", "HR:POVNAK", "HR:PP", "HR:PPMV"] as const;
+export type OutOfScopeLabel = (typeof OUT_OF_SCOPE_LABELS)[number];
+/** The HR extension's tax scheme of each label (HRTaxScheme/ID in the examples). */
+const OUT_OF_SCOPE_SCHEME: Record<OutOfScopeLabel, string> = { "HR:N": "VAT", "HR:POVNAK": "OTH", "HR:PP": "LOC", "HR:PPMV": "CAR" };
 /** ISO 6523 ICD for Croatian OIB electronic addresses (EndpointID/@schemeID). */
 export const OIB_ENDPOINT_SCHEME = "9934";
 /** HR-BR-25: KPD codes are carried as ItemClassificationCode with this listID. */
 export const KPD_LIST_ID = "CG";
 /** HR-BR-40: Fiskalizacija 2.0 e-invoices start on this date. */
 export const EINVOICE_FIRST_DATE = "2026-01-01";
-/** Document types whose lines need no KPD code (HR-BR-25). */
-const KPD_OPTIONAL: readonly DocumentType[] = ["381", "386"];
-/** Document types that correct an earlier invoice and must name it (BG-3). */
-const NEEDS_BILLING_REFERENCE: readonly DocumentType[] = ["381", "384"];
 
 const NS_INVOICE = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2";
 const NS_CREDIT_NOTE = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
@@ -174,30 +231,6 @@ const NS_CAC = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComp
 const NS_CBC = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2";
 const NS_EXT = "urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2";
 const NS_HREXT = "urn:mfin.gov.hr:schema:xsd:HRExtensionAggregateComponents-1";
-
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
-const PROCESS = /^(P([1-9]|1[0-2])|P99:.{1,196})$/s;
-const VAT_ID = /^[A-Z]{2}[0-9A-Za-z+*.]{2,13}$/;
-// XML 1.0 cannot carry C0 controls other than tab/LF/CR, nor lone surrogates or U+FFFE/U+FFFF.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-const CATEGORY_NAMES: Record<VatCategory, string> = {
-  S: "standardna ili snižena stopa",
-  Z: "nulta stopa",
-  E: "oslobođeno PDV-a",
-  AE: "prijenos porezne obveze",
-  K: "isporuka unutar EU",
-  G: "izvoz izvan EU",
-  O: "ne podliježe PDV-u",
-};
-
-function isCalendarDate(s: unknown): s is string {
-  if (typeof s !== "string" || !ISO_DATE.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
 
 /** IBAN: country, check digits, BBAN; ISO 13616 mod-97 check. Croatian IBANs are HR + 19 digits. */
 export function isValidIban(iban: string): boolean {
@@ -222,16 +255,17 @@ export function vatForRate(baseCents: bigint, rate: Decimal): bigint {
 export function taxOf(t: EInvoiceTax): { category: VatCategory; rate: string | null } {
   const rate = t.vatRate === undefined ? null : parseDecimal(t.vatRate);
   const normalized = rate ? normalizeDecimal(rate) : null;
-  const category = t.vatCategory ?? (normalized === null || normalized === "0" ? (t.vatRate === undefined ? "S" : "Z") : "S");
+  const category = t.vatCategory ?? (t.outOfScope !== undefined ? "E" : normalized === null || normalized === "0" ? (t.vatRate === undefined ? "S" : "Z") : "S");
   if (category === "O") return { category, rate: null };
   if (category === "S") return { category, rate: normalized };
   return { category, rate: normalized ?? "0" };
 }
 
 /** The exemption reason text and code an item carries in the document (defaults for AE, K, G, O). */
-function exemptionOf(t: EInvoiceTax, category: VatCategory): { text?: string; code?: string } {
+export function exemptionOf(t: EInvoiceTax, category: VatCategory): { text?: string; code?: string } {
   if (category === "S" || category === "Z") return {};
-  const text = t.exemptionReason?.trim() ? t.exemptionReason : undefined;
+  const plain = t.exemptionReason?.trim() ? t.exemptionReason : undefined;
+  const text = plain && t.outOfScope !== undefined ? `#${t.outOfScope}#${plain}` : plain;
   const code = t.exemptionReasonCode ?? (text ? undefined : DEFAULT_EXEMPTION_CODES[category]);
   return { text, code };
 }
@@ -297,337 +331,13 @@ export function documentBuyerVatId(input: EInvoiceInput): string | null {
   return buyerVatId(input, categoriesOf(input));
 }
 
-function categoriesOf(input: EInvoiceInput): Set<VatCategory> {
+/** The VAT categories of the document's lines, allowances and charges. */
+export function categoriesOf(input: EInvoiceInput): Set<VatCategory> {
   return new Set([...input.lines, ...(input.allowances ?? []), ...(input.charges ?? [])].map((t) => taxOf(t).category));
 }
 
-/**
- * Every problem that stops `input` from being a valid Croatian e-invoice; empty means valid.
- * Shapes (decimal strings, dates, codes), OIBs and VAT ids, each line's KPD (level 5), unit codes
- * (BR-CL-23), VAT categories with their rates and exemption reasons (BR-S/Z/E/AE/K/G/O, HR-BR-*),
- * parties the categories require, billing references, line arithmetic and every document total.
- */
-export function validateEInvoice(input: EInvoiceInput, kpd: KpdIndex): EInvoiceProblem[] {
-  const problems: EInvoiceProblem[] = [];
-  const add = (path: string, message: string, rule?: string) => problems.push(rule ? { path, message, rule } : { path, message });
-  const text = (path: string, v: unknown, max: number, required = true, rule?: string): v is string => {
-    if (v === undefined && !required) return false;
-    if (typeof v !== "string" || v.trim() === "") {
-      add(path, required ? "Obavezno polje." : "Ako je navedeno, ne smije biti prazno.", rule);
-      return false;
-    }
-    if ([...v].length > max) add(path, `Najviše ${max} znakova.`, rule);
-    if (NOT_XML_CHAR.test(v)) add(path, "Sadrži kontrolne znakove koji ne mogu biti u XML dokumentu.");
-    return true;
-  };
-  const date = (path: string, v: unknown, rule: string) => {
-    if (!isCalendarDate(v)) add(path, "Mora biti kalendarski datum GGGG-MM-DD.");
-    else if (v <= "1900-01-01" || v >= "2100-01-01") add(path, "Mora biti nakon 1. 1. 1900. i prije 1. 1. 2100.", rule);
-  };
-  const money = (path: string, v: unknown): v is string => {
-    if (typeof v !== "string" || !isMoney(v)) {
-      add(path, "Iznos mora biti decimalni zapis s najviše dvije decimale, npr. \"125.00\".", "BR-DEC-23");
-      return false;
-    }
-    return true;
-  };
-
-  const type: DocumentType = input.documentType ?? "380";
-  if (!(DOCUMENT_TYPES as readonly string[]).includes(type)) add("documentType", `Vrsta dokumenta mora biti jedna od: ${DOCUMENT_TYPES.join(", ")}.`, "BR-CL-01");
-  if (text("number", input.number, 100) && /\s/.test(input.number)) add("number", "Broj računa ne smije sadržavati bjeline.", "HR-BR-1");
-  if (!isCalendarDate(input.issueDate)) add("issueDate", "Mora biti kalendarski datum GGGG-MM-DD.");
-  else if (input.issueDate < EINVOICE_FIRST_DATE) add("issueDate", `Mora biti ${EINVOICE_FIRST_DATE} ili kasnije.`, "HR-BR-40");
-  if (typeof input.issueTime !== "string" || !TIME.test(input.issueTime)) add("issueTime", "Vrijeme izdavanja mora biti SS:MM ili SS:MM:ss.", "HR-BR-2");
-  if (input.dueDate !== undefined) {
-    date("dueDate", input.dueDate, "HR-BR-41");
-    if (isCalendarDate(input.dueDate) && isCalendarDate(input.issueDate) && input.dueDate < input.issueDate) add("dueDate", "Datum dospijeća ne smije biti prije datuma izdavanja.");
-  }
-  if (input.processType !== undefined && (typeof input.processType !== "string" || !PROCESS.test(input.processType))) {
-    add("processType", "Oznaka procesa mora biti P1–P12 ili P99:oznaka kupca (najviše 200 znakova).", "HR-BR-34");
-  }
-  if (input.currency !== "EUR") add("currency", 'Valuta mora biti "EUR".', "BR-CL-04");
-  if (input.note !== undefined && input.note !== "") text("note", input.note, 4000);
-
-  // Parties.
-  const seller = input.seller;
-  const buyer = input.buyer;
-  if (!seller || typeof seller !== "object") add("seller", "Obavezno polje.");
-  if (!buyer || typeof buyer !== "object") add("buyer", "Obavezno polje.");
-  if (!seller || !buyer) return problems;
-  const oibProblem = (path: string, oib: unknown, rule: string) => {
-    const r = checkOib(typeof oib === "string" ? oib : "");
-    if (!r.valid) add(path, r.reason === "format" ? "OIB ima točno 11 znamenki." : "OIB nema ispravnu kontrolnu znamenku (ISO 7064, MOD 11,10).", rule);
-    return r.valid;
-  };
-  oibProblem("seller.oib", seller.oib, "HR-BR-53");
-  const vatIdProblem = (path: string, v: string | undefined, oib: string | undefined) => {
-    if (v === undefined) return;
-    if (typeof v !== "string" || !VAT_ID.test(v)) add(path, "PDV identifikator počinje oznakom države (npr. HR, DE) iza koje slijedi broj.", "BR-CO-09");
-    else if (v.startsWith("HR")) {
-      if (!checkOib(v.slice(2)).valid) add(path, "Hrvatski PDV identifikator je HR i ispravan OIB.", "HR-BR-53");
-      else if (oib !== undefined && v.slice(2) !== oib) add(path, `Hrvatski PDV identifikator mora biti HR${oib} (HR i OIB iste strane).`, "HR-BR-53");
-    }
-  };
-  vatIdProblem("seller.vatId", seller.vatId, seller.oib);
-  vatIdProblem("buyer.vatId", buyer.vatId, buyer.oib);
-  for (const [role, party] of [["seller", seller], ["buyer", buyer]] as const) {
-    text(`${role}.name`, party.name, 200);
-    const a = party.address;
-    if (a !== undefined) {
-      text(`${role}.address.street`, a.street, 200, false);
-      text(`${role}.address.city`, a.city, 100, false);
-      text(`${role}.address.postalCode`, a.postalCode, 20, false);
-      if (a.country !== undefined && !COUNTRY_CODES.has(a.country)) add(`${role}.address.country`, "Oznaka države po ISO 3166-1 alpha-2, npr. HR.", "BR-CL-14");
-    }
-    if (party.endpoint !== undefined) {
-      if (!ENDPOINT_SCHEMES.has(party.endpoint.scheme)) add(`${role}.endpoint.scheme`, "Shema elektroničke adrese nije s popisa EAS (npr. 9934 za OIB, 9930 za njemački PDV broj).", "BR-CL-25");
-      text(`${role}.endpoint.id`, party.endpoint.id, 100);
-      if (party.endpoint.scheme === OIB_ENDPOINT_SCHEME) oibProblem(`${role}.endpoint.id`, party.endpoint.id, "HR-BR-53");
-    }
-  }
-  if (seller.legalForm !== undefined) text("seller.legalForm", seller.legalForm, 1000);
-  const buyerCountry = buyer.address?.country ?? "HR";
-  if (buyer.oib !== undefined) oibProblem("buyer.oib", buyer.oib, "HR-BR-53");
-  else if (buyer.endpoint === undefined) add("buyer.oib", "Kupac treba OIB ili drugu elektroničku adresu (buyer.endpoint).", "HR-BR-10");
-  else if (buyerCountry === "HR") add("buyer.oib", "Kupac iz Hrvatske identificira se OIB-om.", "HR-BR-53");
-  if (seller.iban !== undefined && (typeof seller.iban !== "string" || !isValidIban(seller.iban))) add("seller.iban", "IBAN nije ispravan (ISO 13616, kontrola mod 97).");
-  if (input.operator !== undefined) {
-    text("operator.name", input.operator.name, 200, true, "HR-BR-37");
-    oibProblem("operator.oib", input.operator.oib, "HR-BR-9");
-  }
-
-  // Billing references.
-  const refs = input.billingReferences ?? [];
-  if (NEEDS_BILLING_REFERENCE.includes(type) && refs.length === 0) {
-    add(
-      "billingReferences",
-      `${type === "381" ? "Odobrenje" : "Korektivni račun"} mora navesti račun na koji se odnosi (broj i datum izdavanja): BG-3 se koristi kada se ispravlja prethodni račun.`,
-      "BG-3",
-    );
-  }
-  refs.forEach((r, i) => {
-    text(`billingReferences[${i}].number`, r.number, 100, true, "BR-55");
-    if (r.issueDate === undefined) add(`billingReferences[${i}].issueDate`, "Datum izdavanja prethodnog računa je obavezan.", "HR-BR-6");
-    else date(`billingReferences[${i}].issueDate`, r.issueDate, "HR-BR-45");
-    if (r.description !== undefined) text(`billingReferences[${i}].description`, r.description, 1000, false);
-  });
-
-  if (input.delivery !== undefined) {
-    if (input.delivery.date !== undefined) date("delivery.date", input.delivery.date, "HR-BR-44");
-    const c = input.delivery.address?.country;
-    if (c !== undefined && !COUNTRY_CODES.has(c)) add("delivery.address.country", "Oznaka države po ISO 3166-1 alpha-2.", "BR-CL-14");
-  }
-
-  // Payment.
-  const p = input.payment;
-  const iban = p?.iban ?? seller.iban;
-  const meansCode = p?.meansCode ?? (iban ? "30" : undefined);
-  if (p !== undefined) {
-    if (p.meansCode !== undefined && !PAYMENT_MEANS_CODES.has(p.meansCode)) add("payment.meansCode", "Način plaćanja mora biti kod iz UNTDID 4461 (npr. 30 kreditni transfer, 10 gotovina, 48 kartica).", "BR-CL-16");
-    if (p.iban !== undefined && (typeof p.iban !== "string" || !isValidIban(p.iban))) add("payment.iban", "IBAN nije ispravan (ISO 13616, kontrola mod 97).");
-    if (p.reference !== undefined && text("payment.reference", p.reference, 140) && /^HR/.test(p.reference) && !/^HR\d{2} [0-9]{1,12}(-[0-9]{1,12}){0,2}$/.test(p.reference)) {
-      add("payment.reference", "Poziv na broj piše se kao model i broj, npr. \"HR00 2026-15\" (HRnn, razmak, do tri skupine znamenki odvojene crticom).");
-    }
-    if (p.note !== undefined) text("payment.note", p.note, 1000, false);
-    if (p.terms !== undefined) text("payment.terms", p.terms, 1000, false);
-  }
-  if ((meansCode === "30" || meansCode === "58") && !iban) add("payment.iban", "Za kreditni transfer (30, 58) potreban je IBAN primatelja plaćanja.", "BR-61");
-
-  // Lines, allowances and charges: VAT category, rate and exemption.
-  let amountsOk = true;
-  const exemptions = new Map<string, { text?: string; code?: string; path: string }>();
-  const taxItem = (path: string, t: EInvoiceTax, kind: "line" | "allowance" | "charge") => {
-    if (t.vatCategory !== undefined && !(VAT_CATEGORIES as readonly string[]).includes(t.vatCategory)) {
-      add(`${path}.vatCategory`, `Kategorija PDV-a mora biti jedna od: ${VAT_CATEGORIES.join(", ")}.`, kind === "line" ? "BR-CL-18" : "BR-CL-17");
-      amountsOk = false;
-      return;
-    }
-    if (t.vatRate !== undefined && (typeof t.vatRate !== "string" || !parseDecimal(t.vatRate))) {
-      add(`${path}.vatRate`, "Stopa PDV-a mora biti decimalni zapis, npr. \"25\".", "HR-BR-56");
-      amountsOk = false;
-      return;
-    }
-    const { category, rate } = taxOf(t);
-    const R = (suffix: string) => `BR-${category === "K" ? "IC" : category}-${suffix}`;
-    const rateRule = R(kind === "line" ? "05" : kind === "allowance" ? "06" : "07");
-    if (category === "S") {
-      if (!rate || !(HR_STANDARD_RATES as readonly string[]).includes(rate)) {
-        add(`${path}.vatRate`, `Kategorija S nosi stopu ${HR_STANDARD_RATES.join(", ")} (HR:PDV25, HR:PDV13, HR:PDV5).`, t.vatRate === undefined ? rateRule : "HR-BR-CL-1");
-        amountsOk = false;
-      }
-    } else if (category === "O") {
-      if (t.vatRate !== undefined) add(`${path}.vatRate`, "Stavka koja ne podliježe PDV-u (O) ne nosi stopu PDV-a.", rateRule);
-    } else if (rate !== "0") {
-      add(`${path}.vatRate`, `Kategorija ${category} (${CATEGORY_NAMES[category]}) ima stopu 0.`, rateRule);
-      amountsOk = false;
-    }
-    const exemptRule = R("10");
-    if (category === "S" || category === "Z") {
-      if (t.exemptionReason !== undefined || t.exemptionReasonCode !== undefined) {
-        add(`${path}.exemptionReason`, `Kategorija ${category} ne nosi razlog oslobođenja od PDV-a.`, exemptRule);
-      }
-      return;
-    }
-    if (t.exemptionReasonCode !== undefined && !VATEX_CODES.has(t.exemptionReasonCode)) {
-      add(`${path}.exemptionReasonCode`, "Kod razloga oslobođenja mora biti s popisa VATEX (npr. VATEX-EU-132-1I, VATEX-EU-AE, VATEX-EU-IC, VATEX-EU-G, VATEX-EU-O).", "BR-CL-22");
-    }
-    if (t.exemptionReason !== undefined) text(`${path}.exemptionReason`, t.exemptionReason, 1000, false);
-    const e = exemptionOf(t, category);
-    if (!e.text && !e.code) {
-      add(`${path}.exemptionReason`, "Oslobođenje od PDV-a (E) treba razlog: tekst (npr. članak Zakona o PDV-u) ili VATEX kod.", kind === "line" ? "HR-BR-36" : kind === "charge" ? "HR-BR-13" : exemptRule);
-      return;
-    }
-    const key = `${category}/${rate ?? ""}`;
-    const seen = exemptions.get(key);
-    if (!seen) exemptions.set(key, { ...e, path });
-    else if (seen.text !== e.text || seen.code !== e.code) {
-      add(`${path}.exemptionReason`, `Sve stavke kategorije ${category} dijele jedan razlog oslobođenja u raspodjeli PDV-a; ovaj se razlikuje od onoga u ${seen.path}.`, R("08"));
-    }
-  };
-
-  if (!Array.isArray(input.lines) || input.lines.length === 0) {
-    add("lines", "Račun mora imati barem jednu stavku.", "BR-16");
-    return problems;
-  }
-  input.lines.forEach((line, i) => {
-    const path = `lines[${i}]`;
-    text(`${path}.description`, line.description, 1024, true, "HR-BR-46");
-    if (line.note !== undefined) text(`${path}.note`, line.note, 4000, false);
-    const quantity = typeof line.quantity === "string" ? parseDecimal(line.quantity) : null;
-    if (!quantity) add(`${path}.quantity`, "Količina mora biti decimalni zapis s najviše 10 decimala.", "HR-BR-56");
-    else if (quantity.units === 0n) add(`${path}.quantity`, "Količina ne smije biti nula.");
-    const unitPrice = typeof line.unitPrice === "string" ? parseDecimal(line.unitPrice) : null;
-    if (!unitPrice) add(`${path}.unitPrice`, "Cijena mora biti decimalni zapis s najviše 10 decimala.", "HR-BR-56");
-    else if (unitPrice.units < 0n) add(`${path}.unitPrice`, "Neto cijena ne smije biti negativna; negativan iznos iskazuje se negativnom količinom.", "BR-27");
-    if (!isUnitCode(line.unit)) {
-      const hint = typeof line.unit === "string" ? UNIT_HINTS[line.unit.toUpperCase()] : undefined;
-      add(`${path}.unit`, `${JSON.stringify(line.unit)} nije jedinica mjere po UN/ECE preporuci 20/21${hint ? `; za to se koristi "${hint}"` : ' (npr. "H87" komad, "HUR" sat, "KGM" kilogram)'}.`, "BR-CL-23");
-    }
-    if (line.kpd === undefined || line.kpd === "") {
-      if (!KPD_OPTIONAL.includes(type)) add(`${path}.kpd`, "Svaka stavka treba KPD 2025 šifru razine 5 (osim odobrenja i računa za predujam).", "HR-BR-25");
-    } else if (typeof line.kpd !== "string") add(`${path}.kpd`, "KPD šifra je tekst, npr. \"62.10.11\".", "HR-BR-25");
-    else {
-      const entry = kpd.get(line.kpd);
-      if (!entry || entry.code !== line.kpd) add(`${path}.kpd`, entry ? `Piše se točno ${entry.code}.` : `${line.kpd} nije KPD 2025 šifra.`, "HR-BR-CL-2");
-      else if (entry.level !== 5) add(`${path}.kpd`, `${entry.code} je ${levelName(entry.level)}; potrebna je šifra razine 5 (podkategorija).`, "HR-BR-25");
-    }
-    if (!money(`${path}.lineTotal`, line.lineTotal)) amountsOk = false;
-    else if (quantity && unitPrice) {
-      const expected = roundDecimal(multiplyDecimal(quantity, unitPrice), 2);
-      if (parseMoney(line.lineTotal) !== expected) add(`${path}.lineTotal`, `Iznos stavke je količina × cijena zaokruženo na cente: ${formatMoney(expected)}, a ne ${line.lineTotal}.`, "BT-131");
-    }
-    taxItem(path, line, "line");
-  });
-  for (const kind of ["allowances", "charges"] as const) {
-    (input[kind] ?? []).forEach((a, i) => {
-      const path = `${kind}[${i}]`;
-      const allowance = kind === "allowances";
-      if (!money(`${path}.amount`, a.amount)) amountsOk = false;
-      else if (parseMoney(a.amount) <= 0n) add(`${path}.amount`, "Iznos mora biti veći od nule.");
-      const codes = allowance ? ALLOWANCE_REASON_CODES : CHARGE_REASON_CODES;
-      if (a.reasonCode !== undefined && !codes.has(a.reasonCode)) {
-        add(`${path}.reasonCode`, allowance ? "Kod razloga popusta mora biti iz UNTDID 5189 (npr. 95 popust, 41 bonus)." : "Kod razloga troška mora biti iz UNTDID 7161 (npr. FC prijevoz, ABL pakiranje).", allowance ? "BR-CL-19" : "BR-CL-20");
-      }
-      if (a.reason !== undefined) text(`${path}.reason`, a.reason, 1000, false);
-      if (!a.reason?.trim() && a.reasonCode === undefined) add(`${path}.reason`, "Potreban je razlog (tekst) ili kod razloga.", allowance ? "BR-33" : "BR-38");
-      taxItem(path, a, allowance ? "allowance" : "charge");
-    });
-  }
-
-  // What the categories require of the document and its parties.
-  const categories = categoriesOf(input);
-  const inVat = seller.inVatSystem !== false;
-  if (categories.has("O") && categories.size > 1) {
-    add("lines", `Račun sa stavkama koje ne podliježu PDV-u (O) ne smije imati druge kategorije PDV-a (ovdje i ${[...categories].filter((c) => c !== "O").join(", ")}).`, "BR-O-11");
-  }
-  if (!inVat) {
-    const taxed = [...categories].filter((c) => c !== "E" && c !== "O");
-    if (taxed.length) add("seller.inVatSystem", `Prodavatelj izvan sustava PDV-a izdaje samo stavke E (s razlogom, npr. „Nije u sustavu PDV-a, čl. 90. Zakona o PDV-u“) ili O; ovdje i ${taxed.join(", ")}.`, `BR-${taxed[0] === "K" ? "IC" : taxed[0]}-02`);
-    if (seller.vatId !== undefined) add("seller.vatId", "Prodavatelj izvan sustava PDV-a nema PDV identifikator; identificira ga OIB (porezna shema FRE).", "BR-CO-09");
-  }
-  if (categories.has("O") && (seller.vatId !== undefined || buyer.vatId !== undefined)) {
-    add(buyer.vatId !== undefined ? "buyer.vatId" : "seller.vatId", "Račun sa stavkama koje ne podliježu PDV-u (O) ne nosi PDV identifikatore prodavatelja i kupca.", "BR-O-02");
-  }
-  const bt48 = buyerVatId(input, categories);
-  for (const c of ["S", "Z", "E", "AE"] as const) {
-    if (categories.has(c) && !bt48) add("buyer.vatId", `Račun sa stavkama kategorije ${c} mora nositi PDV identifikator kupca (BT-48).`, `HR-BR-${c}-1`);
-  }
-  if (categories.has("K")) {
-    if (!inVat) add("seller.inVatSystem", "Isporuku unutar EU (K) iskazuje prodavatelj u sustavu PDV-a.", "BR-IC-02");
-    if (!buyer.vatId) add("buyer.vatId", "Isporuka unutar EU (K) treba PDV identifikator kupca iz druge države članice.", "BR-IC-02");
-    else if (buyer.vatId.startsWith("HR")) add("buyer.vatId", "Isporuka unutar EU (K) ide kupcu iz druge države članice, ne kupcu s hrvatskim PDV brojem.", "BR-IC-02");
-    if (!input.delivery?.date) add("delivery.date", "Isporuka unutar EU (K) treba stvarni datum isporuke.", "BR-IC-11");
-    if (!input.delivery?.address?.country) add("delivery.address.country", "Isporuka unutar EU (K) treba državu isporuke.", "BR-IC-12");
-  }
-  if (categories.has("G") && !inVat) add("seller.inVatSystem", "Izvoz (G) iskazuje prodavatelj u sustavu PDV-a.", "BR-G-02");
-
-  // Totals.
-  const totals = input.totals;
-  if (!totals || typeof totals !== "object") {
-    add("totals", "Obavezno polje.");
-    return problems;
-  }
-  const given: Partial<Record<keyof EInvoiceInput["totals"], bigint>> = {};
-  for (const k of ["net", "vat", "gross", "lineTotal", "allowances", "charges", "prepaid", "payable"] as const) {
-    if (totals[k] === undefined && !["net", "vat", "gross"].includes(k)) continue;
-    if (money(`totals.${k}`, totals[k])) given[k] = parseMoney(totals[k]!);
-  }
-  if (!amountsOk || given.prepaid === undefined && totals.prepaid !== undefined) return problems;
-  const t = documentTotals(input);
-  const mismatch = (k: keyof typeof given, expected: bigint, what: string, rule: string) => {
-    if (given[k] !== undefined && given[k] !== expected) add(`totals.${k}`, `${what}: ${formatMoney(expected)}, a ne ${totals[k]}.`, rule);
-  };
-  mismatch("lineTotal", t.lineTotal, "Zbroj iznosa stavki", "BR-CO-10");
-  mismatch("allowances", t.allowances, "Zbroj popusta na razini dokumenta", "BR-CO-11");
-  mismatch("charges", t.charges, "Zbroj troškova na razini dokumenta", "BR-CO-12");
-  mismatch("net", t.net, "Iznos bez PDV-a je zbroj stavki − popusti + troškovi", "BR-CO-13");
-  if (given.vat !== undefined && given.vat !== t.vat) {
-    const detail = t.groups.map((g) => `${g.category}${g.rate !== null ? ` ${g.rate}%` : ""} od ${formatMoney(g.base)} = ${formatMoney(g.vat)}`).join("; ");
-    add("totals.vat", `PDV je zbroj PDV-a po kategoriji i stopi, svaki zaokružen na cente (${detail}): ${formatMoney(t.vat)}, a ne ${totals.vat}.`, "BR-CO-14");
-  }
-  if (given.gross !== undefined && given.net !== undefined && given.vat !== undefined && given.gross !== given.net + given.vat) {
-    add("totals.gross", `Iznos s PDV-om je iznos bez PDV-a + PDV: ${formatMoney(given.net + given.vat)}, a ne ${totals.gross}.`, "BR-CO-15");
-  }
-  mismatch("payable", t.payable, "Iznos za plaćanje je iznos s PDV-om − plaćeni predujam", "BR-CO-16");
-  if (totals.vatBreakdown !== undefined) breakdownProblems(totals.vatBreakdown, t.groups, add);
-  if (type === "381" && t.gross < 0n) add("totals.gross", "Odobrenje iskazuje iznose koji se odobravaju kao pozitivne; za negativan iznos koristite račun (380) s negativnom količinom.", "BR-CO-15");
-  return problems;
-}
-
-/** The issuer's VAT breakdown against the document's: one entry per category and rate, equal amounts. */
-function breakdownProblems(given: NonNullable<EInvoiceInput["totals"]["vatBreakdown"]>, groups: VatGroup[], add: (path: string, message: string, rule?: string) => void) {
-  const R = (c: VatCategory, suffix: string) => `BR-${c === "K" ? "IC" : c}-${suffix}`;
-  const label = (c: VatCategory, rate: string | null) => `${c}${rate !== null ? ` ${rate}%` : ""}`;
-  const seen = new Set<VatGroup>();
-  given.forEach((entry, i) => {
-    const path = `totals.vatBreakdown[${i}]`;
-    if (!(VAT_CATEGORIES as readonly string[]).includes(entry.category)) {
-      add(`${path}.category`, `Kategorija PDV-a mora biti jedna od: ${VAT_CATEGORIES.join(", ")}.`, "BR-CL-17");
-      return;
-    }
-    const rate = entry.rate === undefined ? null : parseDecimal(entry.rate);
-    if (entry.rate !== undefined && !rate) {
-      add(`${path}.rate`, "Stopa PDV-a mora biti decimalni zapis, npr. \"25\".", "HR-BR-56");
-      return;
-    }
-    const normalized = entry.category === "O" ? null : rate ? normalizeDecimal(rate) : entry.category === "S" ? null : "0";
-    const group = groups.find((g) => g.category === entry.category && g.rate === normalized);
-    if (!group || seen.has(group)) {
-      add(path, `${group ? "Ponovljena skupina" : "Nema stavki, popusta ni troškova"} ${label(entry.category, normalized)} u raspodjeli PDV-a.`, R(entry.category, "08"));
-      return;
-    }
-    seen.add(group);
-    for (const [k, expected, rule] of [
-      ["taxableAmount", group.base, R(entry.category, "08")],
-      ["taxAmount", group.vat, entry.category === "S" ? "BR-S-09" : R(entry.category, "09")],
-    ] as const) {
-      const v = entry[k];
-      if (typeof v !== "string" || !isMoney(v)) add(`${path}.${k}`, "Iznos mora biti decimalni zapis s najviše dvije decimale.", "BR-DEC-19");
-      else if (parseMoney(v) !== expected) add(`${path}.${k}`, `${label(entry.category, normalized)}: ${formatMoney(expected)}, a ne ${v}.`, rule);
-    }
-  });
-  for (const g of groups) if (!seen.has(g)) add("totals.vatBreakdown", `Raspodjela PDV-a nema skupinu ${label(g.category, g.rate)}.`, R(g.category, "01"));
-}
+/** The text of HRObracunPDVPoNaplati, as the tax authority's example writes it. */
+const HR_CASH_BASIS_TEXT = "Obračun po naplaćenoj naknadi";
 
 /**
  * The UBL 2.1 document: an Invoice (380, 384, 386) or a CreditNote (381) for the HR CIUS 2025.
@@ -638,6 +348,7 @@ function breakdownProblems(given: NonNullable<EInvoiceInput["totals"]["vatBreakd
  * exempt (E) items (HR-BR-26), and per line the KPD (listID "CG") and the HR category label (HR-BT-12).
  * Assumes `validateEInvoice` returned no problems.
  */
+
 export function buildUbl(input: EInvoiceInput): string {
   const type: DocumentType = input.documentType ?? "380";
   const credit = type === "381";
@@ -662,37 +373,55 @@ export function buildUbl(input: EInvoiceInput): string {
     const exemption = "base" in item ? item.exemption : exemptionOf(item, category);
     const cat = cac(parent, name);
     cbc(cat, "ID", category);
-    if (withName) cbc(cat, "Name", hrCategoryName(category, rate));
+    const outOfScope = "base" in item ? undefined : item.outOfScope;
+    if (withName) cbc(cat, "Name", outOfScope ?? hrCategoryName(category, rate));
     if (rate !== null) cbc(cat, "Percent", rate);
-    if (exemption.code) cbc(cat, "TaxExemptionReasonCode", exemption.code);
-    if (exemption.text) cbc(cat, "TaxExemptionReason", exemption.text);
+    // The exemption reason belongs to the VAT breakdown (BT-120/121, BG-23); a line or an allowance
+    // repeats it only for E and O, as the tax authority's examples do (not for AE, K, G). An amount
+    // outside the VAT base: `#label#reason` on a line, the plain reason on an allowance or charge.
+    const withReason = name === "TaxCategory" && "base" in item ? true : category === "E" || category === "O";
+    const text = outOfScope !== undefined && name === "TaxCategory" && !("base" in item) ? item.exemptionReason : exemption.text;
+    if (withReason && exemption.code) cbc(cat, "TaxExemptionReasonCode", exemption.code);
+    if (withReason && text) cbc(cat, "TaxExemptionReason", text);
     cbc(cac(cat, "TaxScheme"), "ID", "VAT");
   };
 
-  // HR-BR-26: the HR breakdown (HR-BG-2) and totals (HR-BG-3) accompany exempt items.
-  if (categories.has("E")) {
-    const data = root
-      .ele(NS_EXT, "ext:UBLExtensions")
-      .ele(NS_EXT, "ext:UBLExtension")
-      .ele(NS_EXT, "ext:ExtensionContent")
-      .ele(NS_HREXT, "hrextac:HRFISK20Data");
+  // The HR extension: VAT on a cash basis; HR-BR-26: the HR breakdown (HR-BG-2) and totals (HR-BG-3) accompany exempt items.
+  const hrData =
+    categories.has("E") || input.cashBasisVat
+      ? root.ele(NS_EXT, "ext:UBLExtensions").ele(NS_EXT, "ext:UBLExtension").ele(NS_EXT, "ext:ExtensionContent").ele(NS_HREXT, "hrextac:HRFISK20Data")
+      : null;
+  if (hrData && input.cashBasisVat) hrData.ele(NS_HREXT, "hrextac:HRObracunPDVPoNaplati").txt(HR_CASH_BASIS_TEXT);
+  if (hrData && categories.has("E")) {
+    const data = hrData;
     const hrTotal = data.ele(NS_HREXT, "hrextac:HRTaxTotal");
     cbc(hrTotal, "TaxAmount", amount(t.vat), cur);
+    const outside = outOfScopeAmounts(input);
+    const outsideTotal = [...outside.values()].reduce((a, b) => a + b, 0n);
     for (const g of t.groups) {
-      const sub = hrTotal.ele(NS_HREXT, "hrextac:HRTaxSubtotal");
-      cbc(sub, "TaxableAmount", amount(g.base), cur);
-      cbc(sub, "TaxAmount", amount(g.vat), cur);
-      const cat = sub.ele(NS_HREXT, "hrextac:HRTaxCategory");
-      cbc(cat, "ID", g.category);
-      cbc(cat, "Name", hrCategoryName(g.category, g.rate));
-      if (g.rate !== null) cbc(cat, "Percent", g.rate);
-      if (g.exemption.code) cbc(cat, "TaxExemptionReasonCode", g.exemption.code);
-      if (g.exemption.text) cbc(cat, "TaxExemptionReason", g.exemption.text);
-      cbc(cat.ele(NS_HREXT, "hrextac:HRTaxScheme"), "ID", "VAT");
+      const parts: { base: bigint; vat: bigint; category: VatCategory; name: string; rate: string | null; exemption: VatGroup["exemption"]; scheme: string }[] = [];
+      if (g.category === "E" && outside.size) {
+        const inside = g.base - outsideTotal;
+        const plain = input.lines.find((l) => l.outOfScope === undefined && taxOf(l).category === "E");
+        if (inside !== 0n || plain) parts.push({ ...g, base: inside, name: hrCategoryName("E", g.rate), exemption: plain ? exemptionOf(plain, "E") : g.exemption, scheme: "VAT" });
+        for (const [label, base] of outside) parts.push({ base, vat: 0n, category: "O", name: label, rate: "0", exemption: {}, scheme: OUT_OF_SCOPE_SCHEME[label] });
+      } else parts.push({ ...g, name: hrCategoryName(g.category, g.rate), scheme: "VAT" });
+      for (const part of parts) {
+        const sub = hrTotal.ele(NS_HREXT, "hrextac:HRTaxSubtotal");
+        cbc(sub, "TaxableAmount", amount(part.base), cur);
+        cbc(sub, "TaxAmount", amount(part.vat), cur);
+        const cat = sub.ele(NS_HREXT, "hrextac:HRTaxCategory");
+        cbc(cat, "ID", part.category);
+        cbc(cat, "Name", part.name);
+        if (part.rate !== null) cbc(cat, "Percent", part.rate);
+        if (part.exemption.code) cbc(cat, "TaxExemptionReasonCode", part.exemption.code);
+        if (part.exemption.text) cbc(cat, "TaxExemptionReason", part.exemption.text);
+        cbc(cat.ele(NS_HREXT, "hrextac:HRTaxScheme"), "ID", part.scheme);
+      }
     }
     const hrMonetary = data.ele(NS_HREXT, "hrextac:HRLegalMonetaryTotal");
-    cbc(hrMonetary, "TaxExclusiveAmount", amount(t.net), cur);
-    hrMonetary.ele(NS_HREXT, "hrextac:OutOfScopeOfVATAmount", cur).txt(amount(0n));
+    cbc(hrMonetary, "TaxExclusiveAmount", amount(t.net - outsideTotal), cur);
+    hrMonetary.ele(NS_HREXT, "hrextac:OutOfScopeOfVATAmount", cur).txt(amount(outsideTotal));
   }
 
   cbc(root, "CustomizationID", HR_CIUS_CUSTOMIZATION_ID);
@@ -701,11 +430,37 @@ export function buildUbl(input: EInvoiceInput): string {
   if (input.copy) cbc(root, "CopyIndicator", "true");
   cbc(root, "IssueDate", input.issueDate);
   cbc(root, "IssueTime", input.issueTime.length === 5 ? `${input.issueTime}:00` : input.issueTime);
-  const dueDate = input.dueDate ?? (t.payable > 0n ? input.issueDate : undefined);
+  // HR-BR-4 asks an invoice with an amount due for its due date; a credit note carries one only when given.
+  const dueDate = input.dueDate ?? (!credit && t.payable > 0n ? input.issueDate : undefined);
   if (!credit && dueDate) cbc(root, "DueDate", dueDate);
   cbc(root, credit ? "CreditNoteTypeCode" : "InvoiceTypeCode", type);
   if (input.note !== undefined && input.note.trim() !== "") cbc(root, "Note", input.note);
   cbc(root, "DocumentCurrencyCode", input.currency);
+  /** The allowances, then the charges, of the document (BG-20, BG-21) or of a line (BG-27, BG-28); `more` adds what a document-level one also carries. */
+  const allowanceCharges = <A extends EInvoiceLineAllowanceCharge>(parent: El, owner: { allowances?: A[]; charges?: A[] }, more?: (el: El, a: A) => void) => {
+    for (const [list, charge] of [
+      [owner.allowances ?? [], false],
+      [owner.charges ?? [], true],
+    ] as const) {
+      for (const a of list) {
+        const el = cac(parent, "AllowanceCharge");
+        cbc(el, "ChargeIndicator", String(charge));
+        if (a.reasonCode) cbc(el, "AllowanceChargeReasonCode", a.reasonCode);
+        if (a.reason?.trim()) cbc(el, "AllowanceChargeReason", a.reason);
+        if (a.percent !== undefined) cbc(el, "MultiplierFactorNumeric", normalizeDecimal(parseDecimal(a.percent)!));
+        cbc(el, "Amount", amount(parseMoney(a.amount)), cur);
+        if (a.baseAmount !== undefined) cbc(el, "BaseAmount", amount(parseMoney(a.baseAmount)), cur);
+        more?.(el, a);
+      }
+    }
+  };
+  const period = (parent: El, p: EInvoicePeriod | undefined) => {
+    if (!p || (p.start === undefined && p.end === undefined)) return;
+    const el = cac(parent, "InvoicePeriod");
+    if (p.start) cbc(el, "StartDate", p.start);
+    if (p.end) cbc(el, "EndDate", p.end);
+  };
+  period(root, input.period);
   for (const r of input.billingReferences ?? []) {
     const ref = cac(cac(root, "BillingReference"), "InvoiceDocumentReference");
     cbc(ref, "ID", r.number);
@@ -725,7 +480,8 @@ export function buildUbl(input: EInvoiceInput): string {
     const el = cac(wrapper, "Party");
     const endpoint = p.endpoint ?? { scheme: OIB_ENDPOINT_SCHEME, id: p.oib! };
     cbc(el, "EndpointID", endpoint.id, { schemeID: endpoint.scheme });
-    cbc(cac(el, "PartyName"), "Name", p.name);
+    if (p.businessUnit?.trim() && p.oib) cbc(cac(el, "PartyIdentification"), "ID", `${OIB_ENDPOINT_SCHEME}:${p.oib}::HR99:${p.businessUnit}`);
+    if (p.tradingName?.trim()) cbc(cac(el, "PartyName"), "Name", p.tradingName);
     address(el, "PostalAddress", p.address ?? {});
     if (taxScheme) {
       const tax = cac(el, "PartyTaxScheme");
@@ -734,13 +490,15 @@ export function buildUbl(input: EInvoiceInput): string {
     }
     const legal = cac(el, "PartyLegalEntity");
     cbc(legal, "RegistrationName", p.name);
-    if (p.oib) cbc(legal, "CompanyID", p.oib);
+    // A party without a VAT identifier is identified by its OIB as legal registration identifier (BT-30/BT-47), as in the tax authority's examples.
+    if (p.oib && taxScheme?.scheme !== "VAT") cbc(legal, "CompanyID", p.oib);
     if (legalForm?.trim()) cbc(legal, "CompanyLegalForm", legalForm);
     return wrapper;
   };
   const sellerTax = categories.has("O") ? null : inVat ? { id: input.seller.vatId ?? `HR${input.seller.oib}`, scheme: "VAT" as const } : { id: input.seller.oib, scheme: "FRE" as const };
   const supplier = party("AccountingSupplierParty", input.seller, sellerTax, input.seller.legalForm);
-  const operator = input.operator ?? { name: input.seller.name, oib: input.seller.oib };
+  const operator = input.operator as EInvoiceInput["operator"] | undefined;
+  if (!operator) throw new TypeError("buildUbl: the operator (HR-BT-4, HR-BT-5) is required; validateEInvoice refuses a document without it");
   const contact = cac(supplier, "SellerContact");
   cbc(contact, "ID", operator.oib);
   cbc(contact, "Name", operator.name);
@@ -766,19 +524,7 @@ export function buildUbl(input: EInvoiceInput): string {
   }
   if (p.terms?.trim()) cbc(cac(root, "PaymentTerms"), "Note", p.terms);
 
-  for (const [list, charge] of [
-    [input.allowances ?? [], false],
-    [input.charges ?? [], true],
-  ] as const) {
-    for (const a of list) {
-      const el = cac(root, "AllowanceCharge");
-      cbc(el, "ChargeIndicator", String(charge));
-      if (a.reasonCode) cbc(el, "AllowanceChargeReasonCode", a.reasonCode);
-      if (a.reason?.trim()) cbc(el, "AllowanceChargeReason", a.reason);
-      cbc(el, "Amount", amount(parseMoney(a.amount)), cur);
-      taxCategory(el, "TaxCategory", a, true);
-    }
-  }
+  allowanceCharges(root, input, (el, a) => taxCategory(el, "TaxCategory", a, true));
 
   const taxTotal = cac(root, "TaxTotal");
   cbc(taxTotal, "TaxAmount", amount(t.vat), cur);
@@ -804,14 +550,30 @@ export function buildUbl(input: EInvoiceInput): string {
     if (line.note?.trim()) cbc(el, "Note", line.note);
     cbc(el, credit ? "CreditedQuantity" : "InvoicedQuantity", plainDecimal(line.quantity), { unitCode: line.unit });
     cbc(el, "LineExtensionAmount", amount(parseMoney(line.lineTotal)), cur);
+    period(el, line.period);
+    allowanceCharges(el, line);
     const item = cac(el, "Item");
     cbc(item, "Name", line.description);
     if (line.kpd) cbc(cac(item, "CommodityClassification"), "ItemClassificationCode", line.kpd, { listID: KPD_LIST_ID });
     taxCategory(item, "ClassifiedTaxCategory", line, true);
-    cbc(cac(el, "Price"), "PriceAmount", plainDecimal(line.unitPrice), cur);
+    const price = cac(el, "Price");
+    cbc(price, "PriceAmount", plainDecimal(line.unitPrice), cur);
+    if (line.baseQuantity !== undefined) cbc(price, "BaseQuantity", plainDecimal(line.baseQuantity), { unitCode: line.unit });
   });
 
   return doc.end({ prettyPrint: true });
+}
+
+/** The amounts outside the VAT base per label, in cents (lines and charges add, allowances subtract), in first-seen order. */
+export function outOfScopeAmounts(input: Pick<EInvoiceInput, "lines" | "allowances" | "charges">): Map<OutOfScopeLabel, bigint> {
+  const out = new Map<OutOfScopeLabel, bigint>();
+  const add = (t: EInvoiceTax, cents: bigint) => {
+    if (t.outOfScope !== undefined) out.set(t.outOfScope, (out.get(t.outOfScope) ?? 0n) + cents);
+  };
+  for (const l of input.lines) add(l, parseMoney(l.lineTotal));
+  for (const a of input.allowances ?? []) add(a, -parseMoney(a.amount));
+  for (const c of input.charges ?? []) add(c, parseMoney(c.amount));
+  return out;
 }
 
 /** Keeps the precision the caller gave but writes at least two decimals ("3" → "3.00", "1.125" stays). */

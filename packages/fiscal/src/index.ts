@@ -33,7 +33,9 @@ export {
   TaxAuthorityError,
   zkiInputString,
   type CisSimulator,
+  type CisExchange,
   type CisSimulatorOptions,
+  type FiscalizeAnswer,
   type FiscalizeRequest,
   type PaymentMethod,
   type Receipt,
@@ -52,7 +54,10 @@ export {
   textLengthProblem,
   zagrebDate,
 } from "./bounds.ts";
+export { croatianHolidays, isLateDelivery, isWorkingDay, LATE_DELIVERY_TOLERANCE_MS, lateDeliveryWindowEnd, lateDeliveryWindowProblem } from "./late-delivery.ts";
 export { generateTestCertificate, type TestCertificate } from "./certificate.ts";
+export { ZAGREB_TIME_ZONE, zagrebTime, type ZagrebTime } from "./zagreb.ts";
+export { acceptsCertificate, certificateAcceptanceFor, finaChain, issuerCommonName, type CertificateAcceptance, type CertificateChain, type CertificateTrust } from "./fina-trust.ts";
 export * from "./cis/index.ts";
 export * from "./fiskalizacija2/index.ts";
 export {
@@ -61,6 +66,7 @@ export {
   CertificateError,
   certificateOib,
   certificateProblem,
+  certificateTrustProblem,
   createKeyring,
   daysUntilExpiry,
   decodePkcs12Base64,
@@ -83,7 +89,6 @@ export {
   CONSUMPTION_TAX_MAX_RATE,
   formatRate,
   QR_AMOUNT_MAX_CHARS,
-  RECEIPT_VAT_RATES,
   receiptProblems,
   SEQUENCE_MARKS,
   taxFor,
@@ -95,6 +100,7 @@ export {
   type SequenceMark,
   type TaxLine,
 } from "./receipt.ts";
+export { HR_STANDARD_RATES, HR_VAT_RATE_PERIODS, HR_VAT_RATES, vatRateProblem, vatRatesOn, type VatRatePeriod } from "./vat-rates.ts";
 export { QR_VERIFY_URL, qrAmount, qrDateTime, receiptQrPng, receiptQrSvg, receiptQrUrl, type QrReceipt } from "./qr.ts";
 export {
   buildUbl,
@@ -104,16 +110,16 @@ export {
   documentBuyerVatId,
   documentTotals,
   EINVOICE_FIRST_DATE,
+  FISKAL_RULES,
   HR_CIUS_CUSTOMIZATION_ID,
   HR_PROFILE_ID,
-  HR_STANDARD_RATES,
-  HR_VAT_RATES,
   hrCategoryName,
   isValidIban,
   KPD_LIST_ID,
   OIB_ENDPOINT_SCHEME,
+  OUT_OF_SCOPE_LABELS,
+  outOfScopeAmounts,
   taxOf,
-  validateEInvoice,
   VAT_CATEGORIES,
   vatBreakdown,
   vatForRate,
@@ -126,28 +132,35 @@ export {
   type EInvoiceProblem,
   type EInvoiceSeller,
   type EInvoiceTax,
+  type OutOfScopeLabel,
   type VatCategory,
   type VatGroup,
 } from "./einvoice.ts";
+export { validateEInvoice } from "./einvoice-validate.ts";
 export { ALLOWANCE_REASON_CODES, CHARGE_REASON_CODES, COUNTRY_CODES, ENDPOINT_SCHEMES, PAYMENT_MEANS_CODES, VATEX_CODES } from "./einvoice-codes.ts";
 export { isUnitCode, UNIT_CODES, UNIT_HINTS } from "./unit-codes.ts";
 export {
   createIntermediarySimulator,
   IntermediaryError,
+  type InboxDocument,
   type Intermediary,
   type IntermediarySendRequest,
   type IntermediarySimulator,
   type IntermediarySimulatorOptions,
 } from "./intermediary.ts";
+export { createHttpIntermediary, serveIntermediary, type HttpIntermediaryOptions } from "./intermediary-http.ts";
 export {
   defaultUblValidator,
   officialValidator,
   parseSvrl,
   quickUblProblems,
+  receivedValidator,
   REFERENCE_DIR,
   runOfficialValidators,
   xsdProblems,
   xsdUblValidator,
   type OfficialResult,
+  type ReceivedValidation,
+  type ReceivedValidator,
   type UblViolation,
 } from "./intermediary-validators.ts";

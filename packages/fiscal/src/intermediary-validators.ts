@@ -180,3 +180,37 @@ export async function xsdUblValidator(ubl: string): Promise<UblViolation[]> {
   if (quick.length) return quick;
   return xsdProblems(ubl);
 }
+
+/** The checks a received document went through, and the violations found (fatal and warnings). */
+export interface ReceivedValidation {
+  valid: boolean;
+  /** "xsd" (UBL 2.1), "en16931" (EN 16931 1.3.15 schematron), "hr-cius" (HR CIUS 1.0.3 schematron), "structure" (quickUblProblems). */
+  checked: string[];
+  violations: UblViolation[];
+}
+
+/** A batch validator for received documents: one result per document, in order. */
+export type ReceivedValidator = (documents: string[]) => Promise<ReceivedValidation[]>;
+
+const summarize = (checked: string[], violations: UblViolation[]): ReceivedValidation => ({ valid: !violations.some((v) => v.flag === "fatal"), checked, violations });
+
+/**
+ * Received e-invoices are checked with the validators every sent document passes in CI: the UBL 2.1
+ * XSD, EN 16931 and HR CIUS, all documents of a batch in one Saxon run per schematron. Where Java
+ * or Saxon HE is not installed (an embedded trial), the structural rules and the XSD instead, and
+ * `checked` says so.
+ */
+export function receivedValidator(referenceDir: string = REFERENCE_DIR, saxonJar: string = SAXON_JAR): ReceivedValidator {
+  return async (documents) => {
+    if (!documents.length) return [];
+    if (existsSync(saxonJar)) {
+      try {
+        const results = await runOfficialValidators(documents, referenceDir, saxonJar);
+        return results.map((r) => summarize(["xsd", "en16931", "hr-cius"], r.violations));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+      }
+    }
+    return Promise.all(documents.map(async (d) => summarize(["structure", "xsd"], [...quickUblProblems(d), ...(await xsdProblems(d, referenceDir))])));
+  };
+}

@@ -13,8 +13,28 @@ export interface IntermediarySendRequest {
   messageId: string;
 }
 
+/** A document the intermediary delivered to a recipient, waiting in its inbox until acknowledged. */
+export interface InboxDocument {
+  /** The intermediary's id of this delivery: the same on every redelivery of the message. */
+  messageId: string;
+  /** The OIB the document was delivered to (the buyer). */
+  recipientOib: string;
+  /** The UBL document exactly as delivered. */
+  ubl: string;
+  /** ISO 8601: when the intermediary delivered it. */
+  deliveredAt: string;
+}
+
 export interface Intermediary {
   send(req: IntermediarySendRequest): Promise<{ id: string; status: "accepted" | "queued" }>;
+  /**
+   * The receive side: documents delivered to `oib` and not yet acknowledged, oldest first (at most
+   * `limit`). Delivery is at least once: a document stays in the inbox, and is fetched again, until
+   * `acknowledge` names its message id. Absent on a port that only sends.
+   */
+  fetchInbox?(req: { oib: string; limit?: number }): Promise<InboxDocument[]>;
+  /** Removes delivered documents from `oib`'s inbox; unknown ids are ignored. */
+  acknowledge?(req: { oib: string; messageIds: string[] }): Promise<void>;
 }
 
 /**
@@ -51,10 +71,26 @@ export interface IntermediarySimulatorOptions {
    * every document (a JVM per send). CI runs all three over every example document the API stored.
    */
   validate?: (ubl: string) => Promise<UblViolation[]> | UblViolation[];
+  /**
+   * An accepted document with a buyer OIB is also queued in that buyer's inbox, as the network
+   * delivers it (so one Fiskal account's e-invoice reaches another's). Default false: the inboxes
+   * hold only what `deliver` puts there.
+   */
+  deliverToBuyers?: boolean;
 }
 
 export interface IntermediarySimulator extends Intermediary {
-  inject(f: { failNext?: number }): void;
+  /** `failNext`: the next sends fail as "unavailable"; `failInbox`: the next inbox fetches or acknowledgements. */
+  inject(f: { failNext?: number; failInbox?: number }): void;
+  /**
+   * Another sender's e-invoice, queued for the buyer `toOib` (what a real access point receives from
+   * the network). `messageId` defaults to a new UUID; delivering one again is a redelivery.
+   */
+  deliver(toOib: string, ubl: string, opts?: { messageId?: string; deliveredAt?: Date }): { messageId: string };
+  fetchInbox(req: { oib: string; limit?: number }): Promise<InboxDocument[]>;
+  acknowledge(req: { oib: string; messageIds: string[] }): Promise<void>;
+  /** Documents waiting in an inbox (not acknowledged). */
+  inboxSize(oib: string): number;
 }
 
 // Remembered message ids, so a resend of the same message returns the same document id like a real
@@ -74,11 +110,44 @@ export function createIntermediarySimulator(opts: IntermediarySimulatorOptions =
   const validate = opts.validate ?? defaultUblValidator;
   const admitted: number[] = [];
   const seen = new Map<string, { id: string; status: "accepted" | "queued" }>();
+  const inboxes = new Map<string, Map<string, InboxDocument>>();
   let failNext = 0;
+  let failInbox = 0;
+  const unavailable = () => {
+    if (failInbox <= 0) return;
+    failInbox--;
+    throw new IntermediaryError("intermediary temporarily unavailable", "unavailable");
+  };
+  const inboxOf = (oib: string) => {
+    let inbox = inboxes.get(oib);
+    if (!inbox) inboxes.set(oib, (inbox = new Map()));
+    return inbox;
+  };
 
   return {
     inject(f) {
       if (f.failNext !== undefined) failNext = f.failNext;
+      if (f.failInbox !== undefined) failInbox = f.failInbox;
+    },
+    deliver(toOib, ubl, o = {}) {
+      if (!checkOib(toOib).valid) throw new IntermediaryError("recipient OIB is not valid", "rejected");
+      const messageId = o.messageId ?? randomUUID();
+      inboxOf(toOib).set(messageId, { messageId, recipientOib: toOib, ubl, deliveredAt: (o.deliveredAt ?? new Date(now())).toISOString() });
+      return { messageId };
+    },
+    async fetchInbox(req) {
+      await delay(minMs + random() * Math.max(0, maxMs - minMs));
+      unavailable();
+      return [...(inboxes.get(req.oib)?.values() ?? [])].slice(0, req.limit ?? 100).map((d) => ({ ...d }));
+    },
+    async acknowledge(req) {
+      await delay(minMs + random() * Math.max(0, maxMs - minMs));
+      unavailable();
+      const inbox = inboxes.get(req.oib);
+      for (const id of req.messageIds) inbox?.delete(id);
+    },
+    inboxSize(oib) {
+      return inboxes.get(oib)?.size ?? 0;
     },
     async send(req) {
       const t = now();
@@ -105,6 +174,7 @@ export function createIntermediarySimulator(opts: IntermediarySimulatorOptions =
       if (previous) return previous;
       const result = { id: randomUUID(), status: random() < queuedRate ? ("queued" as const) : ("accepted" as const) };
       seen.set(req.messageId, result);
+      if (opts.deliverToBuyers && req.buyerOib) inboxOf(req.buyerOib).set(result.id, { messageId: result.id, recipientOib: req.buyerOib, ubl: req.ubl, deliveredAt: new Date(now()).toISOString() });
       if (seen.size > DEDUPE_LIMIT) seen.delete(seen.keys().next().value!);
       return result;
     },

@@ -37,7 +37,7 @@ describe("OIB", () => {
   );
 
   it("rejects non-strings as format problems", () => {
-    expect(checkOib(69435151530 as unknown as string).reason).toBe("format");
+    expect(checkOib(69435151530 as unknown as string).reason).toBe("format"); // a number from untyped JSON
   });
 
   it("computes the check digit", () => {

@@ -3,6 +3,7 @@
 // and time and the total in cents, rendered as SVG or PNG.
 import QRCode from "qrcode";
 import { parseMoney } from "./money.ts";
+import { zagrebTime } from "./zagreb.ts";
 
 /** The tax authority's page for checking a receipt. */
 export const QR_VERIFY_URL = "https://porezna.gov.hr/rn";
@@ -16,21 +17,10 @@ export interface QrReceipt {
   total: string;
 }
 
-const zagreb = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Europe/Zagreb",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
-
 /** Issue date and time as the QR code carries it: "GGGGMMDD_HHMM" in Zagreb time (13 characters). */
 export function qrDateTime(d: Date): string {
   if (!(d instanceof Date) || Number.isNaN(d.getTime())) throw new RangeError("qrDateTime: invalid date");
-  const p: Record<string, string> = {};
-  for (const part of zagreb.formatToParts(d)) p[part.type] = part.value;
+  const p = zagrebTime(d);
   return `${p.year}${p.month}${p.day}_${p.hour}${p.minute}`;
 }
 

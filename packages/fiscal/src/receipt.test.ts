@@ -136,6 +136,16 @@ describe("receiptProblems", () => {
     expect(paths({ ...base, otherTaxes: [{ name: "A", rate: "1000", base: "1.00", amount: "10.00" }] })).toEqual(["other_taxes.0.rate"]);
   });
 
+  it("takes only the VAT rates in force on the receipt's date: 25, 13, 5 and 0 now, 10 only in 2013", () => {
+    const amounts: Record<string, string> = { "25": "2.50", "13": "1.30", "13.00": "1.30", "10": "1.00", "5": "0.50", "0": "0.00" };
+    const vat = (rate: string, issuedAt = base.issuedAt) => receiptProblems({ ...base, issuedAt, vat: [{ rate, base: "10.00", amount: amounts[rate] ?? "" }] }, NOW);
+    for (const rate of ["25", "13", "5", "0", "13.00"]) expect(vat(rate), rate).toEqual([]);
+    expect(vat("10")).toEqual([{ path: "vat.0.rate", message: "Stopa PDV-a 10.00 % ne vrijedi na dan 21. 11. 2026.; dopuštene su 25, 13, 5, 0 (%)." }]);
+    expect(vat("10", new Date("2013-06-01T10:00:00+02:00"))).toEqual([]);
+    expect(vat("10", new Date("2014-01-01T00:30:00+01:00")).map((p) => p.path)).toEqual(["vat.0.rate"]);
+    expect(vat("10", new Date("2013-12-31T23:30:00+01:00"))).toEqual([]);
+  });
+
   it("refuses combinations the specification forbids", () => {
     expect(paths({ ...base, vatRegistered: false, vat: [{ rate: "25", base: "1.00", amount: "0.25" }] })).toEqual(["vat"]);
     expect(paths({ ...base, buyerOib: "12345678903", paymentMethod: "T" })).toEqual(["buyer_oib"]);

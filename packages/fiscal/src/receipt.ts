@@ -2,9 +2,10 @@
 // authority's FiskalizacijaSchema.xsd, its business rules (CIS spec v2.6 §2.1.1), and the mapping to
 // the schema's own field names (`RacunType`, ./cis/racun.ts) that the CIS client serialises.
 import { cisXmlDateTime, type RacunType } from "./cis/racun.ts";
-import { amountProblem, issueTimeProblem, textLengthProblem } from "./bounds.ts";
+import { amountProblem, issueTimeProblem, textLengthProblem, zagrebDate } from "./bounds.ts";
 import { formatMoney, formatScaled, parseDecimal, parseMoney, roundDecimal } from "./money.ts";
 import { isValidOib } from "./oib.ts";
+import { vatRateProblem } from "./vat-rates.ts";
 
 /** NacinPlac: G cash, K cards, T bank transfer, O other (also several methods on one receipt). C (cheque) was withdrawn by CIS. */
 export type PaymentMethod = "G" | "K" | "T" | "O";
@@ -76,11 +77,6 @@ export interface Receipt {
   specialPurpose?: string;
 }
 
-/**
- * VAT rates Croatia has applied since fiscalization began on 1 January 2013: 25 % standard, 13 %
- * (from 2014) and 10 % (2013) reduced, 5 % super-reduced, 0 % (temporary zero rate).
- */
-export const RECEIPT_VAT_RATES = ["0", "5", "10", "13", "25"] as const;
 /** Consumption tax (Local Taxes Act): set by the town, at most 3 %. */
 export const CONSUMPTION_TAX_MAX_RATE = "3";
 /** A tax amount may differ from base × rate by this much (rounding per item on the till): one cent. */
@@ -103,14 +99,6 @@ export function formatRate(rate: string): string {
   const d = parseDecimal(rate, 2);
   if (!d) throw new RangeError(`not a rate: ${JSON.stringify(rate)}`);
   return formatScaled(roundDecimal(d, 2), 2);
-}
-
-function sameDecimal(a: string, b: string): boolean {
-  const x = parseDecimal(a, 10);
-  const y = parseDecimal(b, 10);
-  if (!x || !y) return false;
-  const scale = Math.max(x.scale, y.scale);
-  return x.units * 10n ** BigInt(scale - x.scale) === y.units * 10n ** BigInt(scale - y.scale);
 }
 
 /** base × rate / 100, rounded half away from zero to cents. */
@@ -194,9 +182,9 @@ export function receiptProblems(r: Receipt, now: Date = new Date()): ReceiptProb
       }
     });
   };
-  lines("vat", r.vat, (rate) =>
-    RECEIPT_VAT_RATES.some((v) => sameDecimal(v, rate)) ? null : `Stopa PDV-a mora biti jedna od ${RECEIPT_VAT_RATES.join(", ")} (%).`,
-  );
+  // The rates in force on the receipt's date in Zagreb (./vat-rates.ts, shared with e-invoices).
+  const issueDay = r.issuedAt instanceof Date && !Number.isNaN(r.issuedAt.getTime()) ? zagrebDate(r.issuedAt) : zagrebDate(now);
+  lines("vat", r.vat, (rate) => vatRateProblem(rate, issueDay));
   lines("consumption_tax", r.consumptionTax, (rate) => {
     const d = parseDecimal(rate, 2);
     if (!d || d.units <= 0n || roundDecimal(d, 2) > 300n) return `Stopa poreza na potrošnju mora biti veća od 0 i najviše ${CONSUMPTION_TAX_MAX_RATE} (%).`;

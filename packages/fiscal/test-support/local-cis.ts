@@ -79,8 +79,27 @@ export interface LocalCisRequest {
   soapAction: string | undefined;
   /** What was answered: a JIR, an error code, or nothing. */
   jir?: string;
+  /** The HTTP body of the answer exactly as written (absent while none was written). */
+  answer?: string;
   error?: string;
 }
+
+/**
+ * The request as xmllint can check it: libxml2 reads xs:integer only up to 24 digits, while FINA's
+ * certificate serials (X509SerialNumber, xs:integer) have up to 39. A longer serial of digits only
+ * is valid xs:integer; it is shortened here for libxml2 and for nothing else (the signature is
+ * verified on the bytes as sent).
+ */
+export function forLibxml2(xml: string): string {
+  return xml.replace(/(<(?:\w+:)?X509SerialNumber>)(\d{25,})(<\/(?:\w+:)?X509SerialNumber>)/g, (_, open: string, digits: string, close: string) => `${open}${digits.slice(0, 24)}${close}`);
+}
+
+/** The receipt operations besides `racuni`, by request element: the answer element. */
+const OPERATION_ANSWERS: Record<string, string> = {
+  NapojnicaZahtjev: "NapojnicaOdgovor",
+  PromijeniNacPlacZahtjev: "PromijeniNacPlacOdgovor",
+  ProvjeraZahtjev: "ProvjeraOdgovor",
+};
 
 export interface LocalCis {
   url: string;
@@ -93,6 +112,11 @@ export interface LocalCis {
   requests: LocalCisRequest[];
   /** Answer the next `times` requests (default: all, until changed) in this mode. */
   setMode(mode: LocalCisMode, times?: number): void;
+  /**
+   * Runs before each answer is written (after it was decided: `record.jir` is set for a JIR), and the
+   * answer waits for it — e.g. to cut the caller's database just as the JIR is on its way. null: none.
+   */
+  beforeAnswer(hook: ((record: LocalCisRequest) => Promise<void> | void) | null): void;
   /** Stop listening (connections are refused) / listen again on the same port. */
   down(): Promise<void>;
   up(): Promise<void>;
@@ -136,6 +160,11 @@ function envelope(body: string): string {
   );
 }
 
+/** The answer of the "soap-fault" mode: a SOAP Server fault with status 500. */
+function serverFault(): { status: number; xml: string } {
+  return { status: 500, xml: envelope(`<soap:Fault><faultcode>soap:Server</faultcode><faultstring>Internal error</faultstring></soap:Fault>`) };
+}
+
 export async function startLocalCis(opts: { port?: number } = {}): Promise<LocalCis> {
   const dir = mkdtempSync(path.join(tmpdir(), "local-cis-"));
   const pki = makePki(dir);
@@ -144,19 +173,41 @@ export async function startLocalCis(opts: { port?: number } = {}): Promise<Local
   copyFileSync(XMLDSIG_XSD, path.join(schemaPath, "xmldsig-core-schema.xsd"));
 
   let mode: LocalCisMode = { kind: "check" };
+  let answerHook: ((record: LocalCisRequest) => Promise<void> | void) | null = null;
   let modeTimes = Infinity;
   const requests: LocalCisRequest[] = [];
   const sockets = new Set<Socket>();
   let counter = 0;
 
+  /** The mode this request meets; a mode set for a number of requests returns to "check" after the last. */
+  function takeMode(): LocalCisMode {
+    const current = mode;
+    if (modeTimes !== Infinity && --modeTimes <= 0) {
+      mode = { kind: "check" };
+      modeTimes = Infinity;
+    }
+    return current;
+  }
+
+  /** What the mode answers instead of checking the request (null: no answer at all), or undefined when it is to be checked. */
+  function forcedAnswer(current: LocalCisMode, record: LocalCisRequest, errorXml: (code: string) => string): { status: number; xml: string } | null | undefined {
+    if (current.kind === "timeout") return null;
+    if (current.kind === "soap-fault") return serverFault();
+    if (current.kind === "error") {
+      record.error = current.code;
+      return { status: 200, xml: errorXml(current.code) };
+    }
+    return undefined;
+  }
+
   // Signed in place inside the SOAP envelope, as CIS does: with inclusive c14n the envelope's
   // namespace declarations are part of what the signature covers.
-  const signedAnswer = (inner: string, signer: { key: string; cert: string }) =>
-    signEnveloped(envelope(`<tns:RacunOdgovor xmlns:tns="${CIS_NS}" Id="G0x${(++counter).toString(16)}-4D">${inner}</tns:RacunOdgovor>`), {
+  const signedAnswer = (inner: string, signer: { key: string; cert: string }, answer = "RacunOdgovor") =>
+    signEnveloped(envelope(`<tns:${answer} xmlns:tns="${CIS_NS}" Id="G0x${(++counter).toString(16)}-4D">${inner}</tns:${answer}>`), {
       keyPem: signer.key,
       certPem: signer.cert,
       profile: CIS_RESPONSE_PROFILE,
-      elementXPath: "//*[local-name()='RacunOdgovor']",
+      elementXPath: `//*[local-name()='${answer}']`,
     });
   const header = (idPoruke: string) =>
     `<tns:Zaglavlje><tns:IdPoruke>${escapeXml(idPoruke)}</tns:IdPoruke><tns:DatumVrijeme>${cisXmlDateTime(new Date())}</tns:DatumVrijeme></tns:Zaglavlje>`;
@@ -167,16 +218,18 @@ export async function startLocalCis(opts: { port?: number } = {}): Promise<Local
     );
 
   /** The checks CIS makes, in its order; null when the request passes. */
-  async function check(racunZahtjev: string): Promise<[code: string, message: string] | null> {
+  async function check(racunZahtjev: string, element = "RacunZahtjev"): Promise<[code: string, message: string] | null> {
     const work = mkdtempSync(path.join(dir, "req-"));
     try {
       const file = path.join(work, "request.xml");
       writeFileSync(file, racunZahtjev);
+      const forSchema = path.join(work, "schema.xml");
+      writeFileSync(forSchema, forLibxml2(racunZahtjev));
       try {
-        await execFile("xmllint", ["--noout", "--path", schemaPath, "--schema", CIS_XSD, file]);
+        await execFile("xmllint", ["--noout", "--path", schemaPath, "--schema", CIS_XSD, forSchema]);
       } catch (err) {
         const detail = String((err as { stderr?: string }).stderr ?? "").split("\n").find((l) => l.includes("error")) ?? "";
-        return ["s001", `${CIS_ERROR_TEXTS.s001} : ${detail.replace(file, "").trim()}`];
+        return ["s001", `${CIS_ERROR_TEXTS.s001} : ${detail.replace(forSchema, "").trim()}`];
       }
       const certB64 = /<(?:\w+:)?X509Certificate>([^<]+)</.exec(racunZahtjev)?.[1];
       if (!certB64) return ["s004", CIS_ERROR_TEXTS.s004!];
@@ -189,7 +242,7 @@ export async function startLocalCis(opts: { port?: number } = {}): Promise<Local
       const certFile = path.join(work, "cert.pem");
       writeFileSync(certFile, cert.toString());
       try {
-        await execFile("xmlsec1", ["--verify", "--id-attr:Id", "RacunZahtjev", "--pubkey-cert-pem", certFile, file]);
+        await execFile("xmlsec1", ["--verify", "--id-attr:Id", element, "--pubkey-cert-pem", certFile, file]);
       } catch {
         return ["s004", CIS_ERROR_TEXTS.s004!];
       }
@@ -218,11 +271,13 @@ export async function startLocalCis(opts: { port?: number } = {}): Promise<Local
     try {
       const file = path.join(work, "request.xml");
       writeFileSync(file, record.racunZahtjev);
+      const forSchema = path.join(work, "schema.xml");
+      writeFileSync(forSchema, forLibxml2(record.racunZahtjev));
       try {
-        await execFile("xmllint", ["--noout", "--path", schemaPath, "--schema", xsd, file]);
+        await execFile("xmllint", ["--noout", "--path", schemaPath, "--schema", xsd, forSchema]);
       } catch (err) {
         const detail = String((err as { stderr?: string }).stderr ?? "").split("\n").find((l) => l.includes("error")) ?? "";
-        return ["S005", `${F2_ERROR_TEXTS.S005} : ${detail.replace(file, "").trim()}`];
+        return ["S005", `${F2_ERROR_TEXTS.S005} : ${detail.replace(forSchema, "").trim()}`];
       }
       const certB64 = /<(?:\w+:)?X509Certificate>([^<]+)</.exec(record.racunZahtjev)?.[1];
       if (!certB64) return ["S004", F2_ERROR_TEXTS.S004!];
@@ -260,22 +315,9 @@ export async function startLocalCis(opts: { port?: number } = {}): Promise<Local
   };
   async function handleF2(record: LocalCisRequest): Promise<{ status: number; xml: string } | null> {
     const requestId = /\s[\w.-]+:id="([^"]+)"/.exec(record.racunZahtjev)?.[1] ?? "";
-    const current = mode;
-    if (modeTimes !== Infinity && --modeTimes <= 0) {
-      mode = { kind: "check" };
-      modeTimes = Infinity;
-    }
-    switch (current.kind) {
-      case "timeout":
-        return null;
-      case "soap-fault":
-        return { status: 500, xml: envelope(`<soap:Fault><faultcode>soap:Server</faultcode><faultstring>Internal error</faultstring></soap:Fault>`) };
-      case "error":
-        record.error = current.code;
-        return { status: 200, xml: f2Answer(record, requestId, [current.code, F2_ERROR_TEXTS[current.code] ?? "Greška."], pki.signer) };
-      default:
-        break;
-    }
+    const current = takeMode();
+    const forced = forcedAnswer(current, record, (code) => f2Answer(record, requestId, [code, F2_ERROR_TEXTS[code] ?? "Greška."], pki.signer));
+    if (forced !== undefined) return forced;
     const problem = await checkF2(record);
     if (problem) {
       record.error = problem[0];
@@ -294,6 +336,33 @@ export async function startLocalCis(opts: { port?: number } = {}): Promise<Local
     }
   }
 
+  /**
+   * napojnica, promijeniNacPlac and provjera: the same checks as a receipt (schema, signature on the
+   * element's Id, certificate, OIB); the answer carries PorukaOdgovora (p001) for the first two and
+   * the receipt itself for provjera, or the errors. The SOAPAction must name the operation.
+   */
+  async function handleOperation(record: LocalCisRequest, element: string, answer: string): Promise<{ status: number; xml: string } | null> {
+    const idPoruke = /<tns:IdPoruke>([^<]*)</.exec(record.racunZahtjev)?.[1] ?? "";
+    const current = takeMode();
+    const fail = (code: string, message: string) => {
+      record.error = code;
+      return { status: 200, xml: signedAnswer(`${header(idPoruke)}<tns:Greske><tns:Greska><tns:SifraGreske>${code}</tns:SifraGreske><tns:PorukaGreske>${escapeXml(message.slice(0, 500))}</tns:PorukaGreske></tns:Greska></tns:Greske>`, pki.signer, answer) };
+    };
+    if (current.kind === "timeout") return null;
+    if (current.kind === "error") return fail(current.code, CIS_ERROR_TEXTS[current.code] ?? "Greška.");
+    const action = element.replace(/Zahtjev$/, "").replace(/^./, (c) => c.toLowerCase());
+    if (!record.soapAction?.replace(/"/g, "").endsWith(`/${action}`)) return fail("s001", `${CIS_ERROR_TEXTS.s001} : SOAPAction ne odgovara poruci ${element}`);
+    const problem = await check(record.racunZahtjev, element);
+    if (problem) return fail(problem[0], problem[1]);
+    record.jir = idPoruke;
+    const racun = /<tns:Racun>[\s\S]*<\/tns:Racun>/.exec(record.racunZahtjev)?.[0] ?? "";
+    const inner =
+      element === "ProvjeraZahtjev"
+        ? `${header(idPoruke)}${racun}`
+        : `${header(idPoruke)}<tns:PorukaOdgovora><tns:SifraPoruke>p001</tns:SifraPoruke><tns:Poruka>Zahtjev je zaprimljen.</tns:Poruka></tns:PorukaOdgovora>`;
+    return { status: 200, xml: signedAnswer(inner, pki.signer, answer) };
+  }
+
   async function handle(body: string, soapAction: string | undefined): Promise<{ status: number; xml: string } | null> {
     let racunZahtjev: string;
     try {
@@ -305,23 +374,12 @@ export async function startLocalCis(opts: { port?: number } = {}): Promise<Local
     const record: LocalCisRequest = { kind: element.startsWith("Evidentiraj") ? "f2" : "cis", element, body, racunZahtjev, soapAction };
     requests.push(record);
     if (record.kind === "f2") return handleF2(record);
+    const operation = OPERATION_ANSWERS[element];
+    if (operation) return handleOperation(record, element, operation);
     const idPoruke = /<tns:IdPoruke>([^<]*)</.exec(racunZahtjev)?.[1] ?? "";
-    const current = mode;
-    if (modeTimes !== Infinity && --modeTimes <= 0) {
-      mode = { kind: "check" };
-      modeTimes = Infinity;
-    }
-    switch (current.kind) {
-      case "timeout":
-        return null;
-      case "soap-fault":
-        return { status: 500, xml: envelope(`<soap:Fault><faultcode>soap:Server</faultcode><faultstring>Internal error</faultstring></soap:Fault>`) };
-      case "error":
-        record.error = current.code;
-        return { status: 200, xml: errorAnswer(idPoruke, current.code, CIS_ERROR_TEXTS[current.code] ?? "Greška.") };
-      default:
-        break;
-    }
+    const current = takeMode();
+    const forced = forcedAnswer(current, record, (code) => errorAnswer(idPoruke, code, CIS_ERROR_TEXTS[code] ?? "Greška."));
+    if (forced !== undefined) return forced;
     const problem = await check(racunZahtjev);
     if (problem) {
       record.error = problem[0];
@@ -349,9 +407,13 @@ export async function startLocalCis(opts: { port?: number } = {}): Promise<Local
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const soapAction = typeof req.headers.soapaction === "string" ? req.headers.soapaction : undefined;
-      handle(Buffer.concat(chunks).toString("utf8"), soapAction).then(
-        (answer) => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      handle(body, soapAction).then(
+        async (answer) => {
           if (!answer) return; // "timeout": the connection is held until the client gives up
+          const record = requests.findLast((r) => r.body === body);
+          if (answerHook && record) await answerHook(record);
+          if (record) record.answer = answer.xml;
           res.writeHead(answer.status, { "Content-Type": "text/xml; charset=utf-8" }).end(answer.xml);
         },
         (err: unknown) => res.writeHead(500, { "Content-Type": "text/plain" }).end(String(err)),
@@ -385,6 +447,9 @@ export async function startLocalCis(opts: { port?: number } = {}): Promise<Local
     signerPem: pki.signer.cert,
     schemaPath,
     requests,
+    beforeAnswer(hook) {
+      answerHook = hook;
+    },
     setMode(m, times) {
       mode = m;
       modeTimes = times ?? Infinity;

@@ -21,6 +21,8 @@ export type WarningDetectorOptions = {
   threshold?: number;
   /** Called when recording a warning failed; the next observation above the threshold tries again. */
   onError?: (err: unknown, observation: WarningObservation) => void;
+  /** Called once per warning, by the process whose emit recorded it (e.g. to e-mail the account's owners). */
+  onWarning?: (accountId: string, data: RateLimitWarningData) => Promise<void> | void;
 };
 
 export type WarningDetector = {
@@ -97,7 +99,10 @@ export function createWarningDetector(options: WarningDetectorOptions): WarningD
       const work = options.webhooks
         .emit(input.accountId, "rate_limit.warning", data, warningDedupeKey(day, input.limitsVersion))
         .then(
-          () => undefined,
+          // null: another process recorded this day's warning first (and notifies).
+          async (recorded) => {
+            if (recorded && options.onWarning) await options.onWarning(input.accountId, data);
+          },
           (err: unknown) => {
             forget(day, key);
             onError(err, input);

@@ -22,6 +22,10 @@ export type {
   WebhookPayload,
   RateLimitWarningData,
   InvoiceFiscalizedData,
+  ReportingDueData,
+  EInvoiceReceivedData,
+  EInvoiceFiscalizedData,
+  EInvoiceRejectedData,
   WebhookTestData,
   EventData,
 } from "./events.ts";

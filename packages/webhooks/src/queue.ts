@@ -36,10 +36,25 @@ export function createBoss(pool: pg.Pool, settings: QueueSettings, extra: PgBoss
   return new PgBoss({ db: bossDb(pool), schema: settings.schema, ...extra });
 }
 
-/** Idempotent: pg-boss creates its schema under an advisory lock and the queue with ON CONFLICT DO NOTHING. */
+/**
+ * Idempotent: pg-boss creates its schema under an advisory lock and the queue with ON CONFLICT DO
+ * NOTHING. Instances starting together can still deadlock inside `create_queue` (each takes the
+ * queue table's lock and the other's index tuple); PostgreSQL aborts one of them, which then finds
+ * the queue made by the other or tries again.
+ */
 export async function prepareQueue(boss: PgBoss): Promise<void> {
   await boss.start();
-  await boss.createQueue(DELIVERY_QUEUE, { name: DELIVERY_QUEUE, policy: "standard" });
+  for (let attempt = 1; ; attempt++) {
+    if (await boss.getQueue(DELIVERY_QUEUE)) return;
+    try {
+      await boss.createQueue(DELIVERY_QUEUE, { name: DELIVERY_QUEUE, policy: "standard" });
+      return;
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if ((code !== "40P01" && code !== "40001") || attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 20 * attempt + Math.random() * 50));
+    }
+  }
 }
 
 export async function enqueueDelivery(

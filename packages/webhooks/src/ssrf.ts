@@ -96,7 +96,7 @@ export function guardedLookup(allowPrivate: boolean): net.LookupFunction {
           return callback(refused, "", 0);
         }
       }
-      if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
+      if (options.all) return callback(null, addresses);
       const first = addresses[0];
       if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" }), "", 0);
       callback(null, first.address, first.family);

@@ -28,7 +28,8 @@ type DeliveryRow = {
   enabled: boolean;
 };
 
-const GONE_REASON = "The endpoint answered 410 Gone";
+/** Shown to the customer in the portal (Croatian, as everything a portal user sees). */
+const GONE_REASON = "Adresa je odgovorila 410 Gone, pa je isključena.";
 
 function isScheduledFor(row: { status: string; nextAttemptAt: Date | null }, job: DeliveryJob): boolean {
   return job.mode === "auto" && row.status === "pending" && row.nextAttemptAt?.getTime() === Date.parse(job.scheduledFor);

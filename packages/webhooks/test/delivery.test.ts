@@ -302,7 +302,7 @@ describe("endpoints", () => {
     const created = await webhooks.endpoints.create(account.id, { url: receiver.url, description: "  ERP  " });
     if (!created.ok) throw new Error(created.message);
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(created.endpoint).toMatchObject({ url: receiver.url, description: "ERP", eventTypes: ["rate_limit.warning", "invoice.fiscalized"], enabled: true });
+    expect(created.endpoint).toMatchObject({ url: receiver.url, description: "ERP", eventTypes: ["rate_limit.warning", "invoice.fiscalized", "reporting.due", "einvoice.received", "einvoice.fiscalized", "einvoice.rejected"], enabled: true });
     expect(created.endpoint).not.toHaveProperty("secret");
     const id = created.endpoint.id;
 

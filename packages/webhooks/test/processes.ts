@@ -11,7 +11,7 @@ export function spawnFixture(name: string, env: Record<string, string>): ChildPr
   const lines: string[] = [];
   const waiters: { match: string; resolve: (line: string) => void }[] = [];
   let buffer = "";
-  child.stdout!.on("data", (chunk: Buffer) => {
+  child.stdout.on("data", (chunk: Buffer) => {
     buffer += chunk.toString("utf8");
     let nl: number;
     while ((nl = buffer.indexOf("\n")) >= 0) {

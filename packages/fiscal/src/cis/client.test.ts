@@ -1,6 +1,6 @@
 // The CIS client against the local CIS (HTTPS, its own CA, xmllint + xmlsec1 on every request).
 import { execFileSync } from "node:child_process";
-import { generateKeyPairSync } from "node:crypto";
+import { generateKeyPairSync, X509Certificate } from "node:crypto";
 import forge from "node-forge";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { generateTestCertificate, type TestCertificate } from "../certificate.ts";
 import { computeZki, TaxAuthorityError, type FiscalizeRequest, type Receipt } from "../cis.ts";
-import { CIS_XSD, startLocalCis, type LocalCis } from "../../test-support/local-cis.ts";
+import { CIS_XSD, forLibxml2, startLocalCis, type LocalCis } from "../../test-support/local-cis.ts";
 import { CisNoAnswerError, createCisClient, parseCisDateTime, signedRacunZahtjev, type CisClient } from "./client.ts";
 import { cisXmlDateTime, type RacunType } from "./racun.ts";
 
@@ -99,10 +99,12 @@ describe("signed RacunZahtjev, checked by independent tools", { timeout: 30_000 
     for (const [name, req] of [["full", full], ["storno", storno]] as const) {
       const file = path.join(work, `${name}.xml`);
       const certFile = path.join(work, `${name}.pem`);
-      writeFileSync(file, signedRacunZahtjev(req));
+      const signed = signedRacunZahtjev(req);
+      writeFileSync(file, signed);
+      writeFileSync(`${file}.schema.xml`, forLibxml2(signed));
       writeFileSync(certFile, cert.certPem);
-      // Both throw (non-zero exit) on failure.
-      execFileSync("xmllint", ["--noout", "--path", cis.schemaPath, "--schema", CIS_XSD, file], { stdio: "pipe" });
+      // Both throw (non-zero exit) on failure (xmllint on the form libxml2 can read: see forLibxml2).
+      execFileSync("xmllint", ["--noout", "--path", cis.schemaPath, "--schema", CIS_XSD, `${file}.schema.xml`], { stdio: "pipe" });
       const out = execFileSync("xmlsec1", ["--verify", "--id-attr:Id", "RacunZahtjev", "--pubkey-cert-pem", certFile, file], { stdio: "pipe" });
       expect(out.toString() + "").toBeDefined();
     }
@@ -124,6 +126,16 @@ describe("signed RacunZahtjev, checked by independent tools", { timeout: 30_000 
     expect(xml).toContain('<Reference URI="#RacunZahtjev">');
     expect(xml).toContain('<Transform Algorithm="http://www.w3.org/2000/09/xmldsig#enveloped-signature"/>');
     expect(xml).toMatch(/<KeyInfo><X509Data><X509Certificate>MII/);
+  });
+
+  it("carries X509IssuerSerial beside the certificate, with the full serial however long (as the specification's sample)", () => {
+    const x509 = new X509Certificate(cert.certPem);
+    const serial = BigInt(`0x${x509.serialNumber}`).toString(10);
+    expect(serial.length).toBeGreaterThan(24); // a 127-bit serial, as long as FINA's
+    const issuer = x509.issuer.split("\n").filter(Boolean).reverse().join(",");
+    expect(signedRacunZahtjev(request())).toContain(
+      `</X509Certificate><X509IssuerSerial><X509IssuerName>${issuer}</X509IssuerName><X509SerialNumber>${serial}</X509SerialNumber></X509IssuerSerial></X509Data></KeyInfo>`,
+    );
   });
 
   it("a receipt without an operator OIB is refused before anything is sent (s001)", async () => {
@@ -148,6 +160,28 @@ describe("CIS answers", { timeout: 30_000 }, () => {
     expect(seen.soapAction).toBe('"http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/racuni"');
     expect(seen.racunZahtjev).toContain(`<tns:IdPoruke>${req.messageId}</tns:IdPoruke>`);
     expect(Math.abs(answer.receivedAt.getTime() - Date.now())).toBeLessThan(5_000);
+  });
+
+  it("hands back the call as it went over the wire: the signed request as sent, the answer as received", async () => {
+    const req = request();
+    const answer = await client.fiscalize(req);
+    const seen = cis.requests.at(-1)!;
+    expect(answer.exchange).toBeDefined();
+    const sent = answer.exchange!.request.toString("utf8");
+    // the RacunZahtjev inside the SOAP Body, byte for byte as the HTTP body carried it
+    expect(seen.body).toContain(`<soapenv:Body>${sent}</soapenv:Body>`);
+    expect(sent).toMatch(/^<tns:RacunZahtjev [^>]*Id="RacunZahtjev">[\s\S]*<Signature xmlns="http:\/\/www\.w3\.org\/2000\/09\/xmldsig#">[\s\S]*<\/tns:RacunZahtjev>$/);
+    expect(answer.exchange!.answer.equals(Buffer.from(seen.answer!, "utf8"))).toBe(true);
+    expect(seen.answer).toContain(`<tns:Jir>${answer.jir}</tns:Jir>`);
+  });
+
+  it("sends a request signed beforehand as it is (to be recorded before the call)", async () => {
+    const req = request();
+    const signed = client.signRequest!(req);
+    const answer = await client.fiscalize({ ...req, signedRequest: signed });
+    expect(answer.exchange!.request.toString("utf8")).toBe(signed);
+    expect(cis.requests.at(-1)!.body).toContain(signed);
+    expect(() => client.signRequest!(request({ OibOper: "" }))).toThrow(TaxAuthorityError);
   });
 
   it.each(["s001", "s002", "s003", "s004", "s005"])("error %s is a rejection carrying the code", async (code) => {

@@ -3,7 +3,9 @@
 // signature verified against the trusted CIS signer, the JIR read from the signed bytes only.
 //
 // Outcomes, as the API maps them:
-// - JIR: { jir, receivedAt }.
+// - JIR: { jir, receivedAt, exchange }: the exchange holds the signed RacunZahtjev exactly as sent and
+//   the SOAP answer exactly as received (the receipt's evidence for the archive). `signRequest` gives
+//   the signed request before the call, so that it is recorded first and then sent as it is.
 // - CIS error s001–s005 and any other code except s006: TaxAuthorityError "rejected" with the code
 //   (the customer's data, certificate or OIB is wrong; sending it again will not help).
 // - s006 (CIS system error), HTTP errors, SOAP faults, refused or unreachable connections, TLS
@@ -13,6 +15,8 @@
 import https from "node:https";
 import { X509Certificate } from "node:crypto";
 import { formatCisDateTime, TaxAuthorityError, type FiscalizeRequest, type TaxAuthority } from "../cis.ts";
+import { certificateAcceptanceFor, type CertificateAcceptance } from "../fina-trust.ts";
+import { CIS_OPERATIONS, parseCisOperationAnswer, signedCisOperation, type CisOperationAnswer, type CisOperationRequest } from "./operations.ts";
 import { toRacunType } from "../receipt.ts";
 import { cisXmlDateTime, racunProblems } from "./racun.ts";
 import { SignatureError, signEnveloped, verifyEnveloped, type SignerTrust } from "./sign.ts";
@@ -34,17 +38,23 @@ export const CIS_SIGNER_NAMES = { test: "fiskalcistest", production: "fiskalcis"
  */
 export const CIS_DEFAULT_TIMEOUTS = { connectMs: 2_000, totalMs: 5_000 } as const;
 
-export interface CisClientOptions {
+/** What both tax-authority clients (CIS and Fiscalization 2.0) are built with. */
+export interface SoapEndpointOptions {
   /** The service address, e.g. CIS_URLS.test. Must be https. */
   url: string;
-  /** CA certificates (PEM bundle) that issue the CIS server's TLS certificate; default: Node's roots. */
+  /** CA certificates (PEM bundle) that issue the server's TLS certificate; default: Node's roots. */
   ca?: string;
-  /** Who may sign CIS answers. */
+  /** Who may sign the answers. */
   signer: SignerTrust;
   connectTimeoutMs?: number;
   timeoutMs?: number;
   /** Clock for the message header and certificate validity (tests). */
   now?: () => Date;
+}
+
+export interface CisClientOptions extends SoapEndpointOptions {
+  /** The signing certificates the endpoint takes; default from its host (`certificateAcceptanceFor`). */
+  certificates?: CertificateAcceptance;
 }
 
 /** Thrown when the request may have reached CIS but no usable answer came back (timeout, connection lost). */
@@ -62,8 +72,8 @@ export const CIS_RETRYABLE_CODES: ReadonlySet<string> = new Set(["s006"]);
 export function parseCisDateTime(s: string): Date | null {
   const m = /^(\d{2})\.(\d{2})\.(\d{4})T(\d{2}):(\d{2}):(\d{2})$/.exec(s);
   if (!m) return null;
-  const [, dd, mm, yyyy, hh, mi, ss] = m.map(Number) as number[];
-  const asUtc = Date.UTC(yyyy!, mm! - 1, dd!, hh!, mi!, ss!);
+  const [, dd, mm, yyyy, hh, mi, ss] = m.map(Number);
+  const asUtc = Date.UTC(yyyy!, mm! - 1, dd, hh, mi, ss);
   // Zagreb is UTC+1 or UTC+2: pick the offset whose local rendering matches.
   for (const offsetH of [1, 2]) {
     const candidate = new Date(asUtc - offsetH * 3_600_000);
@@ -87,6 +97,30 @@ export function signedRacunZahtjev(req: FiscalizeRequest, now: Date = new Date()
 export interface PostResult {
   status: number;
   body: string;
+  /** The body's bytes exactly as received. */
+  raw: Buffer;
+}
+
+/**
+ * The answer of a signed SOAP exchange, as both tax-authority clients (CIS and Fiscalization 2.0)
+ * read it: the body's element with its enveloped signature checked against `signer`; returns the
+ * signed bytes. An answer without a usable message or with a signature not accepted is a
+ * TaxAuthorityError "unavailable" naming `service` (the request may have been recorded).
+ */
+export function signedAnswer(res: PostResult, signer: SignerTrust, at: Date, service: string): string {
+  let element: string;
+  try {
+    element = soapBodyElement(res.body);
+  } catch (err) {
+    const detail = err instanceof SoapError ? err.message : "unreadable answer";
+    throw new TaxAuthorityError(`${service} answered HTTP ${res.status} without a usable message (${detail})`, "unavailable");
+  }
+  try {
+    return verifyEnveloped(element, signer, at).signedXml;
+  } catch (err) {
+    if (err instanceof SignatureError) throw new TaxAuthorityError(`the ${service} answer is not accepted: ${err.message}`, "unavailable");
+    throw err;
+  }
 }
 
 /**
@@ -132,7 +166,8 @@ export function postSoap(url: URL, body: string, opts: { ca?: string; connectTim
           settled = true;
           clearTimeout(connectTimer);
           clearTimeout(totalTimer);
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
+          const raw = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, body: raw.toString("utf8"), raw });
         });
         res.on("error", (err) => fail(new CisNoAnswerError(`the CIS answer was cut off: ${err.message}`)));
       },
@@ -152,6 +187,12 @@ export function postSoap(url: URL, body: string, opts: { ca?: string; connectTim
 
 export interface CisClient extends TaxAuthority {
   readonly url: string;
+  /**
+   * napojnica, promijeniNacPlac or provjera (./operations.ts): signed, sent, the signed answer
+   * verified. CIS's errors are TaxAuthorityError like the receipt's; provjera is refused before
+   * sending anywhere but the test endpoint (it exists only there).
+   */
+  operation(req: CisOperationRequest): Promise<CisOperationAnswer>;
 }
 
 export function createCisClient(opts: CisClientOptions): CisClient {
@@ -165,25 +206,33 @@ export function createCisClient(opts: CisClientOptions): CisClient {
   const connectTimeoutMs = opts.connectTimeoutMs ?? CIS_DEFAULT_TIMEOUTS.connectMs;
   const timeoutMs = opts.timeoutMs ?? CIS_DEFAULT_TIMEOUTS.totalMs;
 
+  const certificates = opts.certificates ?? certificateAcceptanceFor(opts.url);
   return {
     url: url.toString(),
+    certificates,
+    async operation(req) {
+      const op = CIS_OPERATIONS[req.detail.operation];
+      if (req.detail.operation === "provjera" && certificates === "fina_production") {
+        throw new TaxAuthorityError("provjera (checking a receipt without recording it) exists only on the CIS test endpoint", "rejected", "provjera");
+      }
+      const signed = signedCisOperation(req, now());
+      const res = await postSoap(url, soapEnvelope(signed), { ca: opts.ca, connectTimeoutMs, timeoutMs, soapAction: op.soapAction });
+      const signedBytes = signedAnswer(res, opts.signer, now(), "CIS");
+      const answer = parseCisOperationAnswer(signedBytes, req.detail.operation);
+      if (answer.idPoruke !== req.messageId) throw new TaxAuthorityError(`the CIS answer belongs to another message (${answer.idPoruke})`, "unavailable");
+      if (answer.greske.length) {
+        const first = answer.greske[0]!;
+        throw new TaxAuthorityError(answer.greske.map((g) => `${g.sifra}: ${g.poruka}`).join("; "), CIS_RETRYABLE_CODES.has(first.sifra) ? "unavailable" : "rejected", first.sifra);
+      }
+      return answer;
+    },
+    signRequest(req) {
+      return signedRacunZahtjev(req, now());
+    },
     async fiscalize(req) {
-      const signed = signedRacunZahtjev(req, now());
+      const signed = req.signedRequest ?? signedRacunZahtjev(req, now());
       const res = await postSoap(url, soapEnvelope(signed), { ca: opts.ca, connectTimeoutMs, timeoutMs });
-      let element: string;
-      try {
-        element = soapBodyElement(res.body);
-      } catch (err) {
-        const detail = err instanceof SoapError ? err.message : "unreadable answer";
-        throw new TaxAuthorityError(`CIS answered HTTP ${res.status} without a usable message (${detail})`, "unavailable");
-      }
-      let signedBytes: string;
-      try {
-        signedBytes = verifyEnveloped(element, opts.signer, now()).signedXml;
-      } catch (err) {
-        if (err instanceof SignatureError) throw new TaxAuthorityError(`the CIS answer is not accepted: ${err.message}`, "unavailable");
-        throw err;
-      }
+      const signedBytes = signedAnswer(res, opts.signer, now(), "CIS");
       const answer = parseRacunOdgovor(signedBytes);
       if (answer.idPoruke !== req.messageId) {
         throw new TaxAuthorityError(`the CIS answer belongs to another message (${answer.idPoruke})`, "unavailable");
@@ -196,7 +245,12 @@ export function createCisClient(opts: CisClientOptions): CisClient {
       if (!answer.jir || !/^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$/.test(answer.jir)) {
         throw new TaxAuthorityError("the CIS answer carries neither a JIR nor an error", "unavailable");
       }
-      return { jir: answer.jir, receivedAt: parseCisDateTime(answer.datumVrijeme) ?? now() };
+      return {
+        jir: answer.jir,
+        receivedAt: parseCisDateTime(answer.datumVrijeme) ?? now(),
+        // The request as the envelope carries it (soapEnvelope drops an XML declaration; signing adds none).
+        exchange: { request: Buffer.from(signed.replace(/^<\?xml[^>]*\?>\s*/, ""), "utf8"), answer: res.raw },
+      };
     },
   };
 }

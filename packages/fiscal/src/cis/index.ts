@@ -16,6 +16,17 @@ export {
 export { isTrustedSigner, pemCertificates, SIGNATURE_PROFILES, SignatureError, signEnveloped, verifyEnveloped, type SignatureProfile, type SignerTrust, type VerifiedDocument } from "./sign.ts";
 export { CIS_NS, parseRacunOdgovor, racunXml, racunZahtjevXml, RACUNI_SOAP_ACTION, soapBodyElement, soapEnvelope, SoapError, type RacunOdgovor } from "./xml.ts";
 export {
+  CIS_OPERATIONS,
+  cisOperationProblems,
+  cisOperationXml,
+  parseCisOperationAnswer,
+  signedCisOperation,
+  type CisOperation,
+  type CisOperationAnswer,
+  type CisOperationDetail,
+  type CisOperationRequest,
+} from "./operations.ts";
+export {
   CIS_DEFAULT_TIMEOUTS,
   CIS_RETRYABLE_CODES,
   CIS_SIGNER_NAMES,

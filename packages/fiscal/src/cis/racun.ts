@@ -9,7 +9,7 @@
 // - OIB: 11 digits
 // - DatVrijeme: "dd.MM.yyyyTHH:mm:ss" in Europe/Zagreb local time
 
-import { formatCisDateTime } from "../cis.ts";
+import { formatCisDateTime } from "../zagreb.ts";
 
 /** DatVrijeme / DatumVrijeme of a CIS message: "dd.MM.yyyyTHH:mm:ss" in Europe/Zagreb local time. */
 export function cisXmlDateTime(d: Date): string {

@@ -61,12 +61,10 @@ export function signEnveloped(xml: string, opts: { keyPem: string; certPem: stri
   const profile = opts.profile ?? SIGNATURE_PROFILES.cis;
   const cert = new X509Certificate(opts.certPem);
   const serial = BigInt(`0x${cert.serialNumber}`).toString(10);
-  // X509IssuerSerial as in the specification's example; left out for serials longer than 24 digits,
-  // which libxml2-based schema validators cannot read as xs:integer (the certificate alone suffices).
-  const issuerSerial =
-    serial.length <= 24
-      ? `<X509IssuerSerial><X509IssuerName>${xmlText(issuerName(cert))}</X509IssuerName><X509SerialNumber>${serial}</X509SerialNumber></X509IssuerSerial>`
-      : "";
+  // X509IssuerSerial beside the certificate, as in the specification's sample, whatever the serial's
+  // length (FINA's serials have up to 39 digits; xs:integer has no limit, libxml2's reading of it
+  // stops at 24 digits — local-cis.ts allows for that).
+  const issuerSerial = `<X509IssuerSerial><X509IssuerName>${xmlText(issuerName(cert))}</X509IssuerName><X509SerialNumber>${serial}</X509SerialNumber></X509IssuerSerial>`;
   const keyInfo = `<X509Data><X509Certificate>${pemBody(opts.certPem)}</X509Certificate>${issuerSerial}</X509Data>`;
   const sig = new SignedXml({
     privateKey: opts.keyPem,
@@ -156,7 +154,7 @@ function toPem(b64: string): string {
  */
 export function verifyEnveloped(elementXml: string, trust: SignerTrust, now: Date = new Date()): VerifiedDocument {
   const doc = new DOMParser({ onError: () => undefined }).parseFromString(elementXml, "text/xml");
-  const root = doc.documentElement as XmlElement | null;
+  const root = doc.documentElement;
   if (!root) throw new SignatureError("the message is not XML");
   const signatures = Array.from(root.childNodes).filter(
     (n): n is XmlElement => n.nodeType === 1 && (n as XmlElement).localName === "Signature" && (n as XmlElement).namespaceURI === DSIG,
@@ -176,6 +174,9 @@ export function verifyEnveloped(elementXml: string, trust: SignerTrust, now: Dat
     throw new SignatureError("the signature does not cover the whole message");
   }
   const sig = new SignedXml({ publicCert: signerPem, getCertFromKeyInfo: () => null });
+  // xml-crypto types its argument as a DOM Node: an @xmldom/xmldom Element is one at run time, and the same type
+  // without the DOM lib, but not where a program also loads the DOM lib (e2e).
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   sig.loadSignature(signature as unknown as Parameters<SignedXml["loadSignature"]>[0]);
   let valid = false;
   try {

@@ -11,16 +11,21 @@
 import { randomUUID } from "node:crypto";
 import { DOMParser, type Element as XmlElement } from "@xmldom/xmldom";
 import { TaxAuthorityError } from "../cis.ts";
-import { CIS_DEFAULT_TIMEOUTS, postSoap } from "../cis/client.ts";
-import { SIGNATURE_PROFILES, SignatureError, signEnveloped, verifyEnveloped, type SignerTrust } from "../cis/sign.ts";
-import { soapBodyElement, soapEnvelope, SoapError } from "../cis/xml.ts";
+import { certificateAcceptanceFor, type CertificateAcceptance } from "../fina-trust.ts";
+import { CIS_DEFAULT_TIMEOUTS, postSoap, signedAnswer, type SoapEndpointOptions } from "../cis/client.ts";
+import { SIGNATURE_PROFILES, signEnveloped } from "../cis/sign.ts";
+import { soapEnvelope, SoapError } from "../cis/xml.ts";
 import { ERacunError, eRacunFromUbl } from "./eracun.ts";
+import { isporukaZahtjevXml, type Isporuka } from "./isporuka.ts";
 import { EFIS_NS, EIZV_NS, eRacunZahtjevXml, naplataZahtjevXml, odbijanjeZahtjevXml, type Naplata, type Odbijanje } from "./messages.ts";
 
 export interface Signer {
   certPem: string;
   keyPem: string;
 }
+
+/** vrstaERacuna: "I" izlazni (issued), "U" ulazni (received). */
+export type EInvoiceDirection = "I" | "U";
 
 export interface F2Receipt {
   /** The request's id (a UUID), as the answer's idZahtjeva confirms it. */
@@ -29,15 +34,22 @@ export interface F2Receipt {
 }
 
 export interface FiscalizationService {
-  /** Records an issued ("I") e-invoice, given as its UBL document. */
-  recordEInvoice(req: { ubl: string; operatorOib?: string; signer: Signer; requestId?: string }): Promise<F2Receipt>;
+  /**
+   * Records an e-invoice, given as its UBL document: issued ("I", the default, signed by the seller) or
+   * received ("U", vrstaERacuna of the Zaglavlje: an incoming e-invoice, signed by the buyer).
+   */
+  recordEInvoice(req: { ubl: string; operatorOib?: string; signer: Signer; requestId?: string; direction?: EInvoiceDirection }): Promise<F2Receipt>;
   reportPayment(req: { payment: Naplata; signer: Signer; requestId?: string }): Promise<F2Receipt>;
   reportRejection(req: { rejection: Odbijanje; signer: Signer; requestId?: string }): Promise<F2Receipt>;
+  /** Art. 51: supplies for which no e-invoice was issued (1–100 invoices). Optional: a port without it cannot report them. */
+  reportSupply?(req: { supplies: Isporuka[]; signer: Signer; requestId?: string }): Promise<F2Receipt>;
+  /** The signing certificates the service takes (fina-trust.ts); absent or `any` for simulators and a local service. */
+  readonly certificates?: CertificateAcceptance;
 }
 
 /** Signed request bodies (without the SOAP envelope). */
 export const f2Requests = {
-  eRacun(requestId: string, now: Date, ubl: string, operatorOib: string | undefined, signer: Signer): string {
+  eRacun(requestId: string, now: Date, ubl: string, operatorOib: string | undefined, signer: Signer, direction: EInvoiceDirection = "I"): string {
     let eRacun: string;
     try {
       eRacun = eRacunFromUbl(ubl, { operatorOib });
@@ -46,7 +58,7 @@ export const f2Requests = {
       if (err instanceof ERacunError) throw new TaxAuthorityError(err.message, "rejected", "S005");
       throw err;
     }
-    const xml = eRacunZahtjevXml(requestId, now, "I", [eRacun]);
+    const xml = eRacunZahtjevXml(requestId, now, direction, [eRacun]);
     return signEnveloped(xml, { ...signer, profile: SIGNATURE_PROFILES.fiskalizacija2 });
   },
   naplata(requestId: string, now: Date, payment: Naplata, signer: Signer): string {
@@ -55,16 +67,12 @@ export const f2Requests = {
   odbijanje(requestId: string, now: Date, rejection: Odbijanje, signer: Signer): string {
     return signEnveloped(odbijanjeZahtjevXml(requestId, now, [rejection]), { ...signer, profile: SIGNATURE_PROFILES.fiskalizacija2 });
   },
+  isporuka(requestId: string, now: Date, supplies: Isporuka[], signer: Signer): string {
+    return signEnveloped(isporukaZahtjevXml(requestId, now, supplies), { ...signer, profile: SIGNATURE_PROFILES.fiskalizacija2 });
+  },
 };
 
-export interface F2ClientOptions {
-  url: string;
-  ca?: string;
-  signer: SignerTrust;
-  connectTimeoutMs?: number;
-  timeoutMs?: number;
-  now?: () => Date;
-}
+export type F2ClientOptions = SoapEndpointOptions;
 
 export interface F2Answer {
   idZahtjeva: string;
@@ -74,7 +82,7 @@ export interface F2Answer {
 
 /** Reads an Evidentiraj…Odgovor (its signed bytes). */
 export function parseF2Answer(xml: string): F2Answer {
-  const root = new DOMParser({ onError: () => undefined }).parseFromString(xml, "text/xml").documentElement as XmlElement | null;
+  const root = new DOMParser({ onError: () => undefined }).parseFromString(xml, "text/xml").documentElement;
   if (!root || !/^Evidentiraj\w+Odgovor$/.test(root.localName ?? "") || (root.namespaceURI !== EFIS_NS && root.namespaceURI !== EIZV_NS)) {
     throw new SoapError(`expected an Evidentiraj…Odgovor, got ${root?.localName ?? "nothing"}`);
   }
@@ -109,17 +117,12 @@ export function createF2Client(opts: F2ClientOptions): FiscalizationService & { 
 
   async function send(requestId: string, signed: string, alreadyRecordedIsSuccess: boolean): Promise<F2Receipt> {
     const res = await postSoap(url, soapEnvelope(signed), { ca: opts.ca, connectTimeoutMs, timeoutMs, soapAction: "" });
-    let element: string;
-    try {
-      element = soapBodyElement(res.body);
-    } catch (err) {
-      throw new TaxAuthorityError(`the Fiscalization 2.0 service answered HTTP ${res.status} without a usable message (${(err as Error).message})`, "unavailable");
-    }
+    const signedBytes = signedAnswer(res, opts.signer, now(), "Fiscalization 2.0");
     let answer: F2Answer;
     try {
-      answer = parseF2Answer(verifyEnveloped(element, opts.signer, now()).signedXml);
+      answer = parseF2Answer(signedBytes);
     } catch (err) {
-      if (err instanceof SignatureError || err instanceof SoapError) throw new TaxAuthorityError(`the answer is not accepted: ${err.message}`, "unavailable");
+      if (err instanceof SoapError) throw new TaxAuthorityError(`the Fiscalization 2.0 answer is not accepted: ${err.message}`, "unavailable");
       throw err;
     }
     if (answer.idZahtjeva !== requestId) throw new TaxAuthorityError(`the answer belongs to another request (${answer.idZahtjeva})`, "unavailable");
@@ -132,9 +135,10 @@ export function createF2Client(opts: F2ClientOptions): FiscalizationService & { 
 
   return {
     url: url.toString(),
+    certificates: certificateAcceptanceFor(opts.url),
     async recordEInvoice(req) {
       const id = req.requestId ?? randomUUID();
-      return send(id, f2Requests.eRacun(id, now(), req.ubl, req.operatorOib, req.signer), true);
+      return send(id, f2Requests.eRacun(id, now(), req.ubl, req.operatorOib, req.signer, req.direction), true);
     },
     async reportPayment(req) {
       const id = req.requestId ?? randomUUID();
@@ -143,6 +147,10 @@ export function createF2Client(opts: F2ClientOptions): FiscalizationService & { 
     async reportRejection(req) {
       const id = req.requestId ?? randomUUID();
       return send(id, f2Requests.odbijanje(id, now(), req.rejection, req.signer), false);
+    },
+    async reportSupply(req) {
+      const id = req.requestId ?? randomUUID();
+      return send(id, f2Requests.isporuka(id, now(), req.supplies, req.signer), false);
     },
   };
 }
@@ -159,8 +167,9 @@ export function createF2Simulator(): FiscalizationService {
     return { requestId: id, receivedAt: new Date() };
   };
   return {
-    recordEInvoice: (req) => accept((id) => f2Requests.eRacun(id, new Date(), req.ubl, req.operatorOib, req.signer), req.requestId),
+    recordEInvoice: (req) => accept((id) => f2Requests.eRacun(id, new Date(), req.ubl, req.operatorOib, req.signer, req.direction), req.requestId),
     reportPayment: (req) => accept((id) => f2Requests.naplata(id, new Date(), req.payment, req.signer), req.requestId),
     reportRejection: (req) => accept((id) => f2Requests.odbijanje(id, new Date(), req.rejection, req.signer), req.requestId),
+    reportSupply: (req) => accept((id) => f2Requests.isporuka(id, new Date(), req.supplies, req.signer), req.requestId),
   };
 }

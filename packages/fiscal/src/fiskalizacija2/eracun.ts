@@ -59,7 +59,7 @@ const partyName = (party: XmlElement | undefined) => text(party, "PartyLegalEnti
 export function eRacunFromUbl(ubl: string, opts: { operatorOib?: string; copy?: boolean } = {}): string {
   const errors: string[] = [];
   const doc = new DOMParser({ onError: (level, msg) => void (level !== "warning" && errors.push(msg)) }).parseFromString(ubl, "text/xml");
-  const root = doc.documentElement as XmlElement | null;
+  const root = doc.documentElement;
   if (errors.length || !root || (root.localName !== "Invoice" && root.localName !== "CreditNote")) {
     throw new ERacunError("the e-invoice is not a UBL Invoice or CreditNote");
   }
@@ -169,4 +169,50 @@ export function eRacunFromUbl(ubl: string, opts: { operatorOib?: string; copy?: 
   }
   parts.push(el(n, "indikatorKopije", String(opts.copy ?? false)));
   return `<${n}:ERacun>${parts.join("")}</${n}:ERacun>`;
+}
+
+/** What a list shows of a delivered UBL document; null fields where the document does not say (or cannot be read). */
+export interface UblSummary {
+  number: string | null;
+  documentType: string | null;
+  sellerOib: string | null;
+  sellerName: string | null;
+  buyerOib: string | null;
+  issueDate: string | null;
+  currency: string | null;
+  /** BT-109, BT-110, BT-112, BT-115 as written. */
+  totals: { net: string | null; vat: string | null; gross: string | null; payable: string | null };
+}
+
+/** Reads the summary of a UBL Invoice or CreditNote; null when the text is not one. Never throws. */
+export function ublSummary(ubl: string): UblSummary | null {
+  let root: XmlElement | null;
+  try {
+    const errors: string[] = [];
+    root = new DOMParser({ onError: (level, msg) => void (level !== "warning" && errors.push(msg)) }).parseFromString(ubl, "text/xml").documentElement;
+    if (errors.length) return null;
+  } catch {
+    return null;
+  }
+  if (!root || (root.localName !== "Invoice" && root.localName !== "CreditNote")) return null;
+  const credit = root.localName === "CreditNote";
+  const supplier = at(root, "AccountingSupplierParty/Party");
+  const customer = at(root, "AccountingCustomerParty/Party");
+  const totals = at(root, "LegalMonetaryTotal");
+  const taxTotal = kids(root, "TaxTotal").find((t) => kids(t, "TaxSubtotal").length > 0) ?? kids(root, "TaxTotal")[0];
+  return {
+    number: text(root, "ID") ?? null,
+    documentType: text(root, credit ? "CreditNoteTypeCode" : "InvoiceTypeCode") ?? null,
+    sellerOib: partyOib(supplier) ?? null,
+    sellerName: partyName(supplier) ?? null,
+    buyerOib: partyOib(customer) ?? null,
+    issueDate: text(root, "IssueDate") ?? null,
+    currency: text(root, "DocumentCurrencyCode") ?? null,
+    totals: {
+      net: text(totals, "TaxExclusiveAmount") ?? null,
+      vat: text(taxTotal, "TaxAmount") ?? null,
+      gross: text(totals, "TaxInclusiveAmount") ?? null,
+      payable: text(totals, "PayableAmount") ?? null,
+    },
+  };
 }

@@ -4,6 +4,7 @@
 // (EvidentirajOdbijanjeZahtjev, eIzvjestavanjeSchema.xsd). Each request carries a qualified `id`
 // attribute (the schemas set attributeFormDefault="qualified") that its enveloped signature references.
 import { escapeXml } from "../cis/xml.ts";
+import { zagrebTime } from "../zagreb.ts";
 
 export const EFIS_NS = "http://www.porezna-uprava.gov.hr/fin/2024/types/eFiskalizacija";
 export const EIZV_NS = "http://www.porezna-uprava.gov.hr/fin/2024/types/eIzvjestavanje";
@@ -43,21 +44,9 @@ export interface Odbijanje {
   razlogOdbijanja: string;
 }
 
-const zagreb = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Europe/Zagreb",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hourCycle: "h23",
-});
-
 /** datumVrijemeSlanja: "YYYY-MM-DDTHH:mm:ss.ffff" in Zagreb local time (four fraction digits, as the schema's pattern wants). */
 export function f2DateTime(d: Date): string {
-  const p: Record<string, string> = {};
-  for (const part of zagreb.formatToParts(d)) p[part.type] = part.value;
+  const p = zagrebTime(d);
   const frac = String(d.getUTCMilliseconds()).padStart(3, "0") + "0";
   return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}.${frac}`;
 }

@@ -1,0 +1,46 @@
+// Wall-clock time in Europe/Zagreb (CET/CEST): the one formatter behind the CIS date format, the QR
+// code's date, Fiscalization 2.0's send time and the receipt's calendar checks. The instant decides the
+// offset, so the repeated hour at the end of DST reads as the same wall-clock time twice, exactly as a
+// till in Zagreb would print it.
+
+export const ZAGREB_TIME_ZONE = "Europe/Zagreb";
+
+const zagreb = new Intl.DateTimeFormat("en-GB", {
+  timeZone: ZAGREB_TIME_ZONE,
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+});
+
+/** Zero-padded fields of an instant's date and time in Zagreb ("2026", "03", "29", "02", "30", "00"). */
+export interface ZagrebTime {
+  year: string;
+  month: string;
+  day: string;
+  hour: string;
+  minute: string;
+  second: string;
+}
+
+export function zagrebTime(d: Date): ZagrebTime {
+  const p: Record<string, string> = {};
+  for (const part of zagreb.formatToParts(d)) p[part.type] = part.value;
+  return { year: p.year!, month: p.month!, day: p.day!, hour: p.hour!, minute: p.minute!, second: p.second! };
+}
+
+/** The calendar date (YYYY-MM-DD) of an instant in Zagreb. */
+export function zagrebDate(d: Date): string {
+  const p = zagrebTime(d);
+  return `${p.year}-${p.month}-${p.day}`;
+}
+
+/** "dd.MM.yyyy HH:mm:ss" in Zagreb local time, which is what CIS expects in the ZKI input. */
+export function formatCisDateTime(d: Date): string {
+  if (!(d instanceof Date) || Number.isNaN(d.getTime())) throw new RangeError("formatCisDateTime: invalid date");
+  const p = zagrebTime(d);
+  return `${p.day}.${p.month}.${p.year} ${p.hour}:${p.minute}:${p.second}`;
+}
