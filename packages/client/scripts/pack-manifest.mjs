@@ -4,8 +4,11 @@
 // manifest after packing to send it to the registry, so during a real publish the original comes
 // back in `postpublish` instead. Should a publish fail in between, the next pack (or
 // `node scripts/pack-manifest.mjs restore`) puts the repository's manifest back.
+// `cjs` marks the CommonJS build (dist/cjs) as such, so Node and TypeScript read its .js and .d.ts
+// files as CommonJS while the package itself is ES modules.
 //   node scripts/pack-manifest.mjs strip
 //   node scripts/pack-manifest.mjs restore [postpack|postpublish] [$npm_command] [$npm_config_dry_run]
+//   node scripts/pack-manifest.mjs cjs
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -29,7 +32,9 @@ if (mode === "strip") {
 } else if (mode === "restore") {
   const deferred = event === "postpack" && command === "publish" && dryRun !== "true";
   if (!deferred && existsSync(backupPath)) renameSync(backupPath, manifestPath);
+} else if (mode === "cjs") {
+  writeFileSync(fileURLToPath(new URL("../dist/cjs/package.json", import.meta.url)), `${JSON.stringify({ type: "commonjs" })}\n`);
 } else {
-  console.error("usage: node scripts/pack-manifest.mjs strip | restore");
+  console.error("usage: node scripts/pack-manifest.mjs strip | restore | cjs");
   process.exit(2);
 }

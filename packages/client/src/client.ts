@@ -3,10 +3,13 @@
 import { MemoryKpdCache, isStorable, maxAgeSeconds, type KpdCache, type KpdCacheEntry } from "./cache.js";
 import { systemClock, type Clock } from "./clock.js";
 import { FiskalError, isErrorEnvelope, type FiskalErrorCode } from "./errors.js";
-import { RateGate, parseRateLimitFields, type GatePause, type GateScope, type RateLimitStanding, type RateLimitWindow } from "./gate.js";
+import { RateGate, WindowExhaustedError, parseRateLimitFields, type GatePause, type GateScope, type GateTicket, type RateLimitStanding, type RateLimitWindow } from "./gate.js";
+import { redisPacingStore, type PacingStore, type RedisPacingOptions } from "./pacing-store.js";
 import type {
   EInvoice,
   EInvoiceDocument,
+  EInvoiceRejection,
+  EInvoiceReport,
   FiscalizeRequest,
   Invoice,
   KpdBatchResult,
@@ -16,6 +19,7 @@ import type {
   Limits,
   OibBatchResult,
   OibResult,
+  ReceivedEInvoiceDocument,
   SendEInvoiceRequest,
 } from "./types.js";
 
@@ -33,8 +37,17 @@ export interface RetryOptions {
    * five times the usual 60 s Retry-After, so that further 429s really double the wait).
    */
   maxDelayMs?: number;
-  /** First wait after a network error or timeout of an idempotent request, doubled each time (default 500). */
+  /**
+   * Base of the backoff after a network error, a timeout or a 500/502/503/504 of an idempotent
+   * request, doubled each time (default 500); the wait is drawn at random up to it (full jitter).
+   */
   networkDelayMs?: number;
+  /**
+   * Randomize waits (default true): backoffs are drawn between 0 and their bound (full jitter), a
+   * Retry-After gets a random extra of up to 1 s, and once the server's counts show other clients
+   * of the account, so do waits for a window's slot. `false` makes every wait exact.
+   */
+  jitter?: boolean;
 }
 
 export interface RateLimitOptions {
@@ -57,7 +70,7 @@ export interface RetryEvent {
   path: string;
   /** The attempt that failed (1 = the first send). */
   attempt: number;
-  reason: "rate_limited" | "upstream_unavailable" | "network_error" | "timeout";
+  reason: "rate_limited" | "upstream_unavailable" | "server_error" | "network_error" | "timeout";
   /** How long this call waits before its next attempt, in ms. */
   waitMs: number;
   requestId: string | null;
@@ -69,13 +82,28 @@ export interface FiskalClientOptions {
   apiKey: string;
   /** e.g. `http://127.0.0.1:3001`; paths start with /v1. */
   baseUrl: string;
-  /** Defaults to the global fetch (Node 20+, browsers). */
+  /** Defaults to the global fetch (Node 20+). */
   fetch?: typeof globalThis.fetch;
   /** Defaults to the system clock; tests pass a fake one. */
   clock?: Clock;
   /** Per-attempt timeout in ms, body included (default 30,000). */
   timeoutMs?: number;
+  /**
+   * Overall time a call may take in ms, waits and retries included (default: none). A call that
+   * runs out fails with code `timeout`; a wait that would end after it is not started.
+   */
+  deadlineMs?: number;
   retry?: RetryOptions;
+  /**
+   * Pace together with the other processes using this API key, through a common log in Redis:
+   * `{ redis: "redis://127.0.0.1:6379" }` (or a connected client with `sendCommand`), or any
+   * PacingStore. Without it each process paces on its own log and jitters its waits.
+   */
+  sharedPacing?: RedisPacingOptions | PacingStore;
+  /** Reports a failure of the shared pacing store; the client then paces on its own log. */
+  onPacingStoreError?: (err: unknown) => void;
+  /** [0, 1) for the jitter; Math.random by default. */
+  random?: () => number;
   rateLimit?: RateLimitOptions;
   /** Where KPD responses are kept (default: in memory); false turns caching off. */
   kpdCache?: KpdCache | false;
@@ -90,6 +118,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides the client's per-attempt timeout for this call. */
   timeoutMs?: number;
+  /** Overrides the client's overall deadline for this call. */
+  deadlineMs?: number;
 }
 
 export interface IdempotentCallOptions extends CallOptions {
@@ -135,6 +165,13 @@ export class FiskalClient {
   private readonly defaultRetryAfterSeconds: number;
   private readonly cache: KpdCache | null;
   private readonly gate: RateGate;
+  private readonly jitter: boolean;
+  private readonly random: () => number;
+  private readonly deadlineMs: number | null;
+  private readonly pacingStore: PacingStore | null;
+  private readonly ownsStore: boolean;
+  /** Identical cached GETs in flight, shared by every caller. */
+  private readonly inFlight = new Map<string, Promise<FiskalResponse<unknown>>>();
 
   constructor(private readonly options: FiskalClientOptions) {
     if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") throw new TypeError("FiskalClient: apiKey is required");
@@ -156,6 +193,12 @@ export class FiskalClient {
     this.defaultRemaining = nonNegative("rateLimit.defaultRemaining", options.rateLimit?.defaultRemaining ?? 100);
     this.defaultRetryAfterSeconds = nonNegative("rateLimit.defaultRetryAfterSeconds", options.rateLimit?.defaultRetryAfterSeconds ?? 60);
     this.cache = options.kpdCache === false ? null : (options.kpdCache ?? new MemoryKpdCache());
+    this.jitter = options.retry?.jitter !== false;
+    this.random = options.random ?? Math.random;
+    this.deadlineMs = options.deadlineMs === undefined ? null : positive("deadlineMs", options.deadlineMs);
+    const shared = options.sharedPacing;
+    this.pacingStore = !shared ? null : "reserve" in shared ? shared : redisPacingStore(options.apiKey, shared);
+    this.ownsStore = !!shared && !("reserve" in shared);
     this.gate = new RateGate({
       clock: this.clock,
       lowRemaining: nonNegative("rateLimit.lowRemaining", options.rateLimit?.lowRemaining ?? 5),
@@ -163,12 +206,21 @@ export class FiskalClient {
       maxDelayMs: this.maxDelayMs,
       learn: options.rateLimit?.learn === false ? undefined : () => this.learnLimits(),
       onPause: options.onPause,
+      jitter: this.jitter,
+      random: this.random,
+      store: this.pacingStore,
+      onStoreError: options.onPacingStoreError,
     });
   }
 
   /** The rate-limit headers of the most recent response, or null before the first one. */
   get rateLimit(): RateLimitStanding | null {
     return this.gate.standing;
+  }
+
+  /** Closes the shared pacing store's connection if the client opened it (a store passed in stays open). */
+  async close(): Promise<void> {
+    if (this.ownsStore) await this.pacingStore?.close();
   }
 
   // --- invoices and e-invoices -------------------------------------------------------------
@@ -190,9 +242,23 @@ export class FiskalClient {
     return (await this.request<EInvoice>({ ...options, method: "POST", path: "/v1/einvoices/send", body: invoice, idempotencyKey })).data;
   }
 
-  /** GET /v1/einvoices/{id}: the e-invoice with its UBL XML. */
+  /** GET /v1/einvoices/{id}: the e-invoice, issued or received (`direction`), with its UBL XML and Fiscalization 2.0 state. */
   async getEInvoice(id: string, options: CallOptions = {}): Promise<EInvoiceDocument> {
     return (await this.request<EInvoiceDocument>({ ...options, method: "GET", path: `/v1/einvoices/${encodeURIComponent(id)}` })).data;
+  }
+
+  /** POST /v1/einvoices/{id}/acceptance: the recipient accepts a received e-invoice (recorded in Fiskal; nothing is sent to the tax authority). */
+  async acceptEInvoice(id: string, options: CallOptions = {}): Promise<ReceivedEInvoiceDocument> {
+    return (await this.request<ReceivedEInvoiceDocument>({ ...options, method: "POST", path: `/v1/einvoices/${encodeURIComponent(id)}/acceptance`, body: {} })).data;
+  }
+
+  /**
+   * POST /v1/einvoices/{id}/rejection: the recipient rejects a received e-invoice (art. 52) and the
+   * rejection is reported to the tax authority; retries reuse one Idempotency-Key, so it is reported once.
+   */
+  async rejectEInvoice(id: string, rejection: EInvoiceRejection, options: IdempotentCallOptions = {}): Promise<EInvoiceReport> {
+    const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
+    return (await this.request<EInvoiceReport>({ ...options, method: "POST", path: `/v1/einvoices/${encodeURIComponent(id)}/rejection`, body: rejection, idempotencyKey })).data;
   }
 
   // --- KPD 2025 (cached) ---------------------------------------------------------------------
@@ -275,20 +341,57 @@ export class FiskalClient {
 
   /** Sends one API call with the client's waiting, retry, idempotency and cache rules. */
   async request<T>(spec: RequestSpec): Promise<FiskalResponse<T>> {
+    const cacheKey = spec.cache && spec.method === "GET" && this.cache ? pathWithQuery(spec.path, spec.query) : null;
+    if (!cacheKey) return this.run<T>(spec);
+    // Identical lookups in flight share one request; each caller keeps its own signal.
+    let shared = this.inFlight.get(cacheKey);
+    if (!shared) {
+      shared = this.run<unknown>({ ...spec, signal: undefined }).finally(() => this.inFlight.delete(cacheKey));
+      this.inFlight.set(cacheKey, shared);
+    }
+    return raceSignal(shared as Promise<FiskalResponse<T>>, spec.signal);
+  }
+
+  private async run<T>(spec: RequestSpec): Promise<FiskalResponse<T>> {
     const progress = { sent: 0 };
+    const deadlineMs = spec.deadlineMs === undefined ? this.deadlineMs : positive("deadlineMs", spec.deadlineMs);
+    const deadline = deadlineMs === null ? null : this.startDeadline(deadlineMs, spec.signal);
     this.gate.enter();
     try {
-      return await this.send<T>(spec, progress, this.maxAttempts);
+      return await this.send<T>({ ...spec, signal: deadline?.signal ?? spec.signal }, progress, this.maxAttempts, deadline?.at ?? Infinity);
     } catch (err) {
       throw err instanceof FiskalError ? withCall(err, progress.sent, spec.idempotencyKey) : err;
     } finally {
+      deadline?.stop();
       this.gate.leave();
     }
   }
 
+  /** A signal that aborts with a `timeout` FiskalError at the deadline, or with the caller's signal. */
+  private startDeadline(ms: number, outer: AbortSignal | undefined): { signal: AbortSignal; at: number; stop: () => void } {
+    const controller = new AbortController();
+    const timer = new AbortController();
+    const onAbort = () => controller.abort(outer!.reason);
+    if (outer?.aborted) controller.abort(outer.reason);
+    else outer?.addEventListener("abort", onAbort, { once: true });
+    this.clock.sleep(ms, timer.signal).then(
+      () => controller.abort(new FiskalError({ code: "timeout", message: `The call did not complete within its deadline of ${ms} ms.` })),
+      () => undefined,
+    );
+    return {
+      signal: controller.signal,
+      at: this.clock.now() + ms,
+      stop: () => {
+        timer.abort();
+        outer?.removeEventListener("abort", onAbort);
+      },
+    };
+  }
+
   /** Reads every window from GET /v1/limits (free) into the shared gate; one attempt. */
   private async learnLimits(): Promise<void> {
-    const res = await this.send<Limits>({ method: "GET", path: "/v1/limits" }, { sent: 0 }, 1);
+    const sentAt = this.clock.now();
+    const res = await this.send<Limits>({ method: "GET", path: "/v1/limits" }, { sent: 0 }, 1, Infinity);
     const nowS = this.clock.now() / 1000;
     const windows: RateLimitWindow[] = [];
     const add = (w: { name: string; policy?: string; limit: number; remaining: number; reset: number; window_seconds: number } | undefined) => {
@@ -297,10 +400,21 @@ export class FiskalClient {
     };
     for (const w of res.data.windows ?? []) add(w);
     for (const e of res.data.endpoints ?? []) add(e.window);
-    if (windows.length > 0) this.gate.observeLimits(windows);
+    if (windows.length > 0) this.gate.observeLimits(windows, sentAt);
   }
 
-  private async send<T>(spec: RequestSpec, progress: { sent: number }, maxAttempts: number): Promise<FiskalResponse<T>> {
+  /** The backoff after a network error, a timeout or a 5xx: doubled each time, full jitter. */
+  private backoffMs(n: number): number {
+    const bound = Math.min(this.maxDelayMs, this.networkDelayMs * 2 ** n);
+    return this.jitter ? Math.floor(this.random() * bound) : bound;
+  }
+
+  /** A random extra after a server-given wait (never shorter than the server asked). */
+  private extraMs(waitMs: number): number {
+    return this.jitter ? Math.floor(this.random() * Math.min(waitMs, 1_000)) : 0;
+  }
+
+  private async send<T>(spec: RequestSpec, progress: { sent: number }, maxAttempts: number, deadlineAt: number): Promise<FiskalResponse<T>> {
     const target = pathWithQuery(spec.path, spec.query);
     const url = this.baseUrl + target;
     const cacheKey = spec.cache && spec.method === "GET" && this.cache ? target : null;
@@ -316,27 +430,28 @@ export class FiskalClient {
     if (cached?.etag) headers["if-none-match"] = cached.etag;
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
-    const retried = { rateLimited: 0, unavailable: 0, lost: 0 };
-    const retry = async (attempt: number, reason: RetryEvent["reason"], waitMs: number, requestId: string | null, wait: boolean) => {
+    const retried = { rateLimited: 0, serverWait: 0, backoff: 0 };
+    /** Waits before the next attempt; false (and no wait) when it would end after the deadline. */
+    const retry = async (attempt: number, reason: RetryEvent["reason"], waitMs: number, requestId: string | null): Promise<boolean> => {
+      if (this.clock.now() + waitMs > deadlineAt) return false;
       this.options.onRetry?.({ method: spec.method, path: spec.path, attempt, reason, waitMs, requestId, idempotencyKey: spec.idempotencyKey ?? null });
-      if (wait) await this.sleep(waitMs, spec.signal);
+      await this.sleep(waitMs, spec.signal);
+      return true;
     };
 
     const scope = gateScope(spec.method, spec.path);
     for (let attempt = 1; ; attempt++) {
-      await this.acquire(scope, spec.signal);
+      const ticket = await this.acquire(scope, spec.signal, attempt);
       progress.sent = attempt;
       let res: Response;
       let text: string;
       try {
         ({ res, text } = await this.exchange(url, { method: spec.method, headers, body }, spec.signal, timeoutMs));
       } catch (err) {
-        this.gate.release(scope, { kind: "lost" });
+        this.gate.release(ticket, { kind: "lost" });
         const error = err as FiskalError;
-        if (error.code !== "aborted" && idempotent && attempt < maxAttempts) {
-          const waitMs = Math.min(this.maxDelayMs, this.networkDelayMs * 2 ** retried.lost++);
-          await retry(attempt, error.code === "timeout" ? "timeout" : "network_error", waitMs, null, true);
-          continue;
+        if (error.code !== "aborted" && !spec.signal?.aborted && idempotent && attempt < maxAttempts) {
+          if (await retry(attempt, error.code === "timeout" ? "timeout" : "network_error", this.backoffMs(retried.backoff++), null)) continue;
         }
         throw error;
       }
@@ -349,29 +464,32 @@ export class FiskalClient {
         // Nothing within the cap can succeed when the server asks for more (e.g. the daily quota).
         const fits = retryAfterMs <= this.maxDelayMs;
         // Every call waits the server's Retry-After; only this call doubles it on further 429s.
-        this.gate.release(scope, { kind: "refused", standing, retryAfterMs: fits ? retryAfterMs : null });
+        this.gate.release(ticket, { kind: "refused", standing, retryAfterMs: fits ? retryAfterMs : null });
         if (fits && attempt < maxAttempts) {
           const waitMs = Math.min(this.maxDelayMs, retryAfterMs * 2 ** retried.rateLimited++);
-          await retry(attempt, "rate_limited", waitMs, requestId, true);
-          continue;
+          if (await retry(attempt, "rate_limited", waitMs + this.extraMs(waitMs), requestId)) continue;
         }
         throw this.apiError(res, text, requestId, attempt, sent);
       }
-      this.gate.release(scope, { kind: "response", standing });
+      this.gate.release(ticket, { kind: "response", standing });
 
-      if (res.status === 503 && idempotent && attempt < maxAttempts) {
+      if (RETRIED_STATUSES.has(res.status) && idempotent && attempt < maxAttempts) {
         const retryAfter = retryAfterSeconds(res.headers, this.clock.now());
-        const body = parseJson(text);
-        if (retryAfter !== null && retryAfter * 1000 <= this.maxDelayMs && isErrorEnvelope(body) && body.error.code === "upstream_unavailable") {
-          const waitMs = Math.min(this.maxDelayMs, retryAfter * 1000 * 2 ** retried.unavailable++);
-          await retry(attempt, "upstream_unavailable", waitMs, requestId, true);
-          continue;
+        const envelope = parseJson(text);
+        const reason = isErrorEnvelope(envelope) && envelope.error.code === "upstream_unavailable" ? "upstream_unavailable" : "server_error";
+        let waitMs: number | null;
+        if (retryAfter === null) waitMs = this.backoffMs(retried.backoff++);
+        else if (retryAfter * 1000 > this.maxDelayMs) waitMs = null;
+        else {
+          const ms = Math.min(this.maxDelayMs, retryAfter * 1000 * 2 ** retried.serverWait++);
+          waitMs = ms + this.extraMs(ms);
         }
+        if (waitMs !== null && (await retry(attempt, reason, waitMs, requestId))) continue;
       }
 
       if (res.status === 304 && cacheKey && cached) {
         const cc = res.headers.get("cache-control");
-        const entry: KpdCacheEntry = { body: cached.body, etag: res.headers.get("etag") ?? cached.etag, freshUntil: this.clock.now() + maxAgeSeconds(cc) * 1000 };
+        const entry: KpdCacheEntry = { body: cached.body, etag: res.headers.get("etag") ?? cached.etag, freshUntil: this.clock.now() + maxAgeSeconds(cc) * 1000, bytes: cached.bytes };
         await this.cache!.set(cacheKey, entry);
         return { data: cached.body as T, status: 304, requestId, rateLimit: standing, replayed: false, cache: "revalidated", attempts: attempt };
       }
@@ -391,7 +509,7 @@ export class FiskalClient {
         const cc = res.headers.get("cache-control");
         const etag = res.headers.get("etag");
         if (isStorable(cc) && (etag || maxAgeSeconds(cc) > 0)) {
-          await this.cache!.set(cacheKey, { body: data, etag, freshUntil: this.clock.now() + maxAgeSeconds(cc) * 1000 });
+          await this.cache!.set(cacheKey, { body: data, etag, freshUntil: this.clock.now() + maxAgeSeconds(cc) * 1000, bytes: text.length });
         }
       }
       const replayed = res.headers.get("idempotent-replayed") === "true";
@@ -399,10 +517,15 @@ export class FiskalClient {
     }
   }
 
-  private async acquire(scope: GateScope, signal: AbortSignal | undefined): Promise<void> {
+  private async acquire(scope: GateScope, signal: AbortSignal | undefined, attempt: number): Promise<GateTicket> {
     try {
-      await this.gate.acquire(scope, signal);
+      return await this.gate.acquire(scope, signal);
     } catch (err) {
+      if (err instanceof WindowExhaustedError) {
+        // Known to be refused (e.g. the day's quota is used up): fail without sending.
+        const retryAfter = Math.max(0, Math.ceil((err.until - this.clock.now()) / 1000));
+        throw new FiskalError({ code: "rate_limit_exceeded", message: `${err.message} Nothing was sent.`, retryAfter, attempts: attempt - 1, cause: err });
+      }
       throw aborted(signal, err);
     }
   }
@@ -482,15 +605,44 @@ export class FiskalClient {
 function gateScope(method: string, path: string): GateScope {
   if (method === "GET" && path === "/v1/limits") return { counted: false, group: null };
   if (method === "POST" && path === "/v1/invoices/fiscalize") return { counted: true, group: "fiscalize" };
-  if (method === "POST" && path === "/v1/einvoices/send") return { counted: true, group: "einvoice" };
+  if (method === "POST" && (path === "/v1/einvoices/send" || path === "/v1/einvoices/supplies" || /^\/v1\/einvoices\/[^/]+\/(payments|rejection)$/.test(path))) return { counted: true, group: "einvoice" };
   if (method === "GET" && path.startsWith("/v1/kpd/")) return { counted: true, group: "kpd" };
   if (method === "POST" && path.startsWith("/v1/validate/oib")) return { counted: true, group: "oib" };
   return { counted: true, group: null };
 }
 
+/** Statuses an idempotent call is retried after: the server failed or was unavailable, nothing was done twice. */
+const RETRIED_STATUSES = new Set([500, 502, 503, 504]);
+
+/** The error for a call ended by its signal: `timeout` when the signal timed out (a deadline, AbortSignal.timeout). */
 function aborted(signal: AbortSignal | undefined, cause: unknown): FiskalError {
+  const reason: unknown = signal?.reason;
+  if (reason instanceof FiskalError) return reason;
   if (cause instanceof FiskalError) return cause;
-  return new FiskalError({ code: "aborted", message: "The call was aborted.", cause: signal?.reason ?? cause });
+  if (typeof reason === "object" && reason !== null && (reason as { name?: unknown }).name === "TimeoutError") {
+    return new FiskalError({ code: "timeout", message: "The call's signal timed out.", cause: reason });
+  }
+  return new FiskalError({ code: "aborted", message: "The call was aborted.", cause: reason ?? cause });
+}
+
+/** Settles with `p`, or rejects when `signal` aborts first (`p` carries on for its other callers). */
+function raceSignal<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(aborted(signal, signal.reason));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(aborted(signal, signal.reason));
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
 }
 
 function withCall(err: FiskalError, attempts: number, idempotencyKey: string | undefined): FiskalError {

@@ -13,7 +13,8 @@ export type ApiErrorCode =
   | "unsupported_media_type"
   | "rate_limit_exceeded"
   | "internal_error"
-  | "upstream_unavailable";
+  | "upstream_unavailable"
+  | "outcome_unknown";
 
 /** Failures with no API answer: the network failed, the call timed out or was aborted, or the body was not the API's JSON. */
 export type ClientErrorCode = "network_error" | "timeout" | "aborted" | "invalid_response";

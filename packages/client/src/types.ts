@@ -10,8 +10,18 @@ export type FiscalizeRequest = JsonBody<"invoices-fiscalize">;
 export type Invoice = Ok<"invoices-fiscalize">;
 export type SendEInvoiceRequest = JsonBody<"einvoices-send">;
 export type EInvoice = Ok<"einvoices-send">;
-/** An e-invoice with its UBL 2.1 XML. */
+/** An e-invoice with its UBL 2.1 XML: issued or received (`direction`), with its Fiscalization 2.0 state. */
 export type EInvoiceDocument = Ok<"einvoices-get">;
+/** An e-invoice as listed (without its UBL): issued or received, told apart by `direction`. */
+export type ListedEInvoice = Ok<"einvoices-list">["data"][number];
+/** A received e-invoice as listed: with its validation, the recipient's decision and its Fiscalization 2.0 (type U). */
+export type ReceivedEInvoice = Extract<ListedEInvoice, { direction: "received" }>;
+/** A received e-invoice as POST /v1/einvoices/{id}/acceptance answers it. */
+export type ReceivedEInvoiceDocument = Ok<"einvoices-acceptance">;
+/** The recipient's rejection (art. 52): date, reason type N, U or O, and reason. */
+export type EInvoiceRejection = Omit<JsonBody<"einvoices-rejection">, "id">;
+/** An eIzvještavanje report (payment or rejection) and where it stands with the tax authority. */
+export type EInvoiceReport = Ok<"einvoices-rejection">;
 
 export type KpdCode = Ok<"kpd-get">;
 export type KpdSearchParams = Query<"kpd-search">;

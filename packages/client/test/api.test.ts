@@ -70,7 +70,7 @@ function recorder(intercept?: (e: Exchange, index: number) => void) {
     intercept?.(e, log.length - 1);
     return res;
   };
-  return { log, fetch: fetchImpl as typeof globalThis.fetch };
+  return { log, fetch: fetchImpl };
 }
 
 function client(key: string, opts: Partial<FiskalClientOptions> = {}) {
@@ -80,7 +80,7 @@ function client(key: string, opts: Partial<FiskalClientOptions> = {}) {
 let receiptNo = 1_000;
 const receipt = (over: Record<string, unknown> = {}) => ({
   oib: VALID_OIB,
-  issued_at: "2026-11-21T10:15:00+01:00",
+  issued_at: new Date().toISOString(),
   number: String(receiptNo++),
   premises: "POSL1",
   device: "1",
@@ -201,13 +201,14 @@ describe("idempotent retries fiscalize once", () => {
     const retries: RetryEvent[] = [];
     const c = client(a.key, { fetch, clock, timeoutMs: TIMEOUT_MS, onRetry: (e) => retries.push(e) });
     // The default intermediary is the simulator, whose next send can be made to fail.
-    (api.services.intermediary as unknown as { inject(f: { failNext: number }): void }).inject({ failNext: 1 });
+    (api.services.intermediary as typeof api.services.intermediary & { inject(f: { failNext: number }): void }).inject({ failNext: 1 });
     const number = `E-OUT-${receiptNo++}`;
     const sent = await c.sendEInvoice({
       number,
       issue_date: "2026-11-21",
       seller: { oib: VALID_OIB, name: "Prodavatelj d.o.o.", iban: "HR1210010051863000160" },
       buyer: { oib: "94577403194", name: "Kupac d.o.o." },
+      operator: { name: "Ana Horvat", oib: "12345678903" },
       lines: [{ description: "Razvoj aplikacije", quantity: "10", unit: "HUR", unit_price: "50.00", vat_rate: "25", kpd: "62.10.11", line_total: "500.00" }],
       totals: { net: "500.00", vat: "125.00", gross: "625.00" },
     });
@@ -229,7 +230,7 @@ describe("idempotent retries fiscalize once", () => {
     const { log, fetch } = recorder();
     const retries: RetryEvent[] = [];
     const c = client(a.key, { fetch, clock: hurriedClock(), timeoutMs: TIMEOUT_MS, onRetry: (e) => retries.push(e) });
-    (api.services.taxAuthority as unknown as { inject(f: { failNext: number }): void }).inject({ failNext: 1 });
+    (api.services.taxAuthority as typeof api.services.taxAuthority & { inject(f: { failNext: number }): void }).inject({ failNext: 1 });
     const invoice = await c.fiscalize(receipt());
     expect(log.filter((e) => e.path === "/v1/invoices/fiscalize").map((e) => e.status)).toEqual([200]);
     expect(retries).toEqual([]);
@@ -244,14 +245,18 @@ describe("idempotent retries fiscalize once", () => {
       if (i === 0) throw lost;
     });
     const clock = hurriedClock();
-    const c = client(a.key, { fetch, clock, timeoutMs: TIMEOUT_MS });
+    const retries: RetryEvent[] = [];
+    const c = client(a.key, { fetch, clock, timeoutMs: TIMEOUT_MS, onRetry: (e) => retries.push(e) });
     const body = receipt();
     const invoice = await c.fiscalize(body);
 
     expect(log.map((e) => e.status)).toEqual([200, 200]);
     expect(log[1]!.headers.get("idempotent-replayed")).toBe("true");
     expect(log[1]!.requestHeaders.get("idempotency-key")).toBe(log[0]!.requestHeaders.get("idempotency-key"));
-    expect(clock.waits).toContain(500);
+    // Backoff with full jitter: a wait drawn up to 500 ms.
+    expect(retries.map((r) => r.reason)).toEqual(["network_error"]);
+    expect(retries[0]!.waitMs).toBeLessThanOrEqual(500);
+    expect(clock.waits).toContain(retries[0]!.waitMs);
     const rows = await api.services.db.invoice.findMany({ where: { accountId: a.id, number: body.number } });
     expect(rows).toHaveLength(1);
     expect(rows[0]!.id).toBe(invoice.id);
@@ -332,6 +337,7 @@ describe("every endpoint, typed, against the real server", () => {
       issue_date: "2026-11-21",
       seller: { oib: VALID_OIB, name: "Prodavatelj d.o.o.", iban: "HR1210010051863000160" },
       buyer: { oib: "94577403194", name: "Kupac d.o.o." },
+      operator: { name: "Ana Horvat", oib: "12345678903" },
       lines: [{ description: "Razvoj aplikacije", quantity: "10", unit: "HUR", unit_price: "50.00", vat_rate: "25", kpd: "62.10.11", line_total: "500.00" }],
       totals: { net: "500.00", vat: "125.00", gross: "625.00" },
     });

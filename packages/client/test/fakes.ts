@@ -99,14 +99,15 @@ export function fakeFetch(clock: FakeClock, responder: Responder, limits?: Respo
     const free = req.method === "GET" && req.path === "/v1/limits";
     const log = free ? limitsRequests : requests;
     log.push(req);
+    const index = log.length - 1;
     const answer: Responder = free ? (limits ?? (() => json(404, { error: { code: "not_found", message: "Nema.", doc_url: "http://portal.test/docs/errors#not_found" } }))) : responder;
     const signal = init.signal;
     const aborted = new Promise<never>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason), { once: true }));
-    const res = await Promise.race([Promise.resolve().then(() => answer(req, log.length - 1)), aborted]);
+    const res = await Promise.race([Promise.resolve().then(() => answer(req, index)), aborted]);
     signal?.throwIfAborted();
     return res;
   };
-  return { fetch: fetch as typeof globalThis.fetch, requests, limitsRequests };
+  return { fetch, requests, limitsRequests };
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -130,10 +131,24 @@ export function standing(remaining: number, resetMs: number, limit = 10): Record
  * the IETF `RateLimit` / `RateLimit-Policy` fields the way the real one does; `limits` answers
  * GET /v1/limits. `used` pre-fills windows with requests of other clients at given times.
  */
-export function exactServer(clock: FakeClock, windows: Array<{ name: string; limit: number; seconds: number }>, opts: { latencyMs?: number; used?: number[] } = {}) {
+export interface ExactServerOptions {
+  latencyMs?: number;
+  used?: number[];
+  /** Extra ms before the answer of request `index` leaves, after the decision (out-of-order answers). */
+  answerDelay?: (index: number) => number;
+  /** The answer of request `index` is lost after the decision (the connection drops). */
+  drop?: (index: number) => boolean;
+  /** Send only the X-RateLimit-* headers (a proxy strips the IETF fields). */
+  xOnly?: boolean;
+  /** Windows named in the IETF fields but not enforced (e.g. the per-address "ip:burst"). */
+  shown?: Array<{ name: string; limit: number; seconds: number; remaining: number }>;
+}
+
+export function exactServer(clock: FakeClock, windows: Array<{ name: string; limit: number; seconds: number }>, opts: ExactServerOptions = {}) {
   const latency = opts.latencyMs ?? 5;
   const logs = new Map(windows.map((w) => [w.name, [...(opts.used ?? [])]]));
   const admitted: number[] = [];
+  const refusedAt: number[] = [];
   let refused = 0;
   const state = (now: number) =>
     windows.map((w) => {
@@ -145,28 +160,36 @@ export function exactServer(clock: FakeClock, windows: Array<{ name: string; lim
   const headers = (now: number, binding?: string) => {
     const s = state(now);
     const b = s.find((w) => w.name === binding) ?? [...s].sort((x, y) => x.remaining - y.remaining)[0]!;
-    return {
+    const x = {
       "x-ratelimit-limit": String(b.limit),
       "x-ratelimit-remaining": String(b.remaining),
       "x-ratelimit-reset": String(Math.ceil((now + b.nextMs) / 1000)),
-      "ratelimit-policy": s.map((w) => `"${w.name}";q=${w.limit};w=${w.seconds}`).join(", "),
-      ratelimit: s.map((w) => `"${w.name}";r=${w.remaining};t=${Math.ceil(w.nextMs / 1000)}`).join(", "),
+    };
+    if (opts.xOnly) return x;
+    const shown = [...(opts.shown ?? []).map((w) => ({ ...w, nextMs: 1_000 })), ...s];
+    return {
+      ...x,
+      "ratelimit-policy": shown.map((w) => `"${w.name}";q=${w.limit};w=${w.seconds}`).join(", "),
+      ratelimit: shown.map((w) => `"${w.name}";r=${w.remaining};t=${Math.ceil(w.nextMs / 1000)}`).join(", "),
     };
   };
-  const responder: Responder = async (req) => {
+  const responder: Responder = async (req, index) => {
     await clock.sleep(latency);
     const now = clock.now();
     const full = state(now).filter((w) => w.remaining <= 0);
     if (full.length > 0) {
       refused++;
+      refusedAt.push(now);
       const worst = full.sort((a, b) => b.nextMs - a.nextMs)[0]!;
       const h = headers(now, worst.name);
+      await clock.sleep(latency);
       return tooMany(Math.ceil(worst.nextMs / 1000), h);
     }
     for (const w of windows) logs.get(w.name)!.push(now);
     admitted.push(now);
     const h = headers(now);
-    await clock.sleep(latency);
+    await clock.sleep(latency + (opts.answerDelay?.(index) ?? 0));
+    if (opts.drop?.(index)) throw new TypeError("fetch failed: the connection was reset");
     return json(200, { oib: (req.body as { oib?: string } | undefined)?.oib ?? "", valid: true }, h);
   };
   const limits: Responder = async () => {
@@ -181,5 +204,5 @@ export function exactServer(clock: FakeClock, windows: Array<{ name: string; lim
     };
     return json(200, body, headers(now));
   };
-  return { responder, limits, admitted, refused: () => refused };
+  return { responder, limits, admitted, refused: () => refused, refusedAt };
 }

@@ -1,6 +1,6 @@
 // The package as a customer gets it: packed by npm (prepack builds dist/ and writes the published
 // manifest), installed from the tarball into a fresh npm project, imported as ESM and by require(),
-// and type-checked by `tsc --noEmit` in strict mode.
+// and type-checked by `tsc --noEmit` in strict mode, from ES modules and from CommonJS (.cts).
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -34,7 +34,7 @@ beforeAll(() => {
   const copy = join(work, "repo", "packages", "client");
   mkdirSync(copy, { recursive: true });
   cpSync(join(repoRoot, "tsconfig.base.json"), join(work, "repo", "tsconfig.base.json"));
-  for (const entry of ["package.json", "README.md", "LICENSE", "tsconfig.build.json", "src", "scripts"]) cpSync(join(pkgDir, entry), join(copy, entry), { recursive: true });
+  for (const entry of ["package.json", "README.md", "LICENSE", "tsconfig.build.json", "tsconfig.cjs.json", "src", "scripts"]) cpSync(join(pkgDir, entry), join(copy, entry), { recursive: true });
   const path = `${dirname(tscBin)}${":"}${join(repoRoot, "node_modules", ".bin")}:${process.env.PATH ?? ""}`;
   const npmEnv = { PATH: path, npm_config_cache: join(work, "npm-cache") };
   const out = run("npm", ["pack", "--pack-destination", work], copy, npmEnv);
@@ -59,10 +59,30 @@ afterAll(() => {
 
 describe("npm pack → npm install → import", () => {
   it("the tarball holds the built files, the license and a manifest fit to publish", () => {
-    expect(files).toEqual(expect.arrayContaining(["package/LICENSE", "package/README.md", "package/package.json", "package/dist/index.js", "package/dist/index.d.ts", "package/dist/gate.js"]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "package/LICENSE",
+        "package/README.md",
+        "package/package.json",
+        "package/dist/index.js",
+        "package/dist/index.d.ts",
+        "package/dist/gate.js",
+        "package/dist/index.js.map",
+        "package/dist/cjs/index.js",
+        "package/dist/cjs/index.d.ts",
+        "package/dist/cjs/package.json",
+        "package/dist/cjs/index.js.map",
+      ]),
+    );
     expect(files.filter((f) => f.startsWith("package/src/") || f.startsWith("package/test/") || f.startsWith("package/scripts/"))).toEqual([]);
-    expect(packed).toMatchObject({ name: "@fiskal/client", license: "MIT", type: "module", types: "./dist/index.d.ts" });
-    expect(packed.exports["."]).toEqual({ types: "./dist/index.d.ts", import: "./dist/index.js", default: "./dist/index.js" });
+    expect(packed).toMatchObject({ name: "@fiskal/client", license: "MIT", type: "module", types: "./dist/index.d.ts", main: "./dist/cjs/index.js" });
+    expect(packed.exports["."]).toEqual({
+      import: { types: "./dist/index.d.ts", default: "./dist/index.js" },
+      require: { types: "./dist/cjs/index.d.ts", default: "./dist/cjs/index.js" },
+    });
+    expect(packed.repository).toMatchObject({ type: "git", directory: "packages/client" });
+    expect(packed.homepage).toMatch(/^https:\/\//);
+    expect(packed.bugs.url).toMatch(/^https:\/\//);
     // Nothing private, nothing that only the repository needs.
     expect(packed.devDependencies).toBeUndefined();
     expect(packed.dependencies).toBeUndefined();
@@ -110,14 +130,43 @@ console.log(JSON.stringify({ r, seen, rateLimit: c.rateLimit, error: typeof Fisk
     });
   });
 
-  it("require() resolves through the default condition (require of ES modules, Node ≥ 20.19)", () => {
-    writeFileSync(join(consumer, "cjs.cjs"), `const m = require("@fiskal/client"); console.log(typeof m.FiskalClient, typeof m.isFiskalError);`);
-    const features = process.features as { require_module?: boolean };
-    if (features.require_module) {
-      expect(run(process.execPath, ["cjs.cjs"], consumer).trim()).toBe("function function");
-    } else {
-      // Older Node: a clear ERR_REQUIRE_ESM rather than ERR_PACKAGE_PATH_NOT_EXPORTED.
-      expect(() => run(process.execPath, ["cjs.cjs"], consumer)).toThrow(/ERR_REQUIRE_ESM/);
+  it("require() loads the CommonJS build, on every Node version", () => {
+    writeFileSync(
+      join(consumer, "cjs.cjs"),
+      `const m = require("@fiskal/client"); console.log(typeof m.FiskalClient, typeof m.isFiskalError, typeof m.redisPacingStore, require.resolve("@fiskal/client").replace(/\\\\/g, "/").split("node_modules/")[1]);`,
+    );
+    expect(run(process.execPath, ["--no-experimental-require-module", "cjs.cjs"], consumer).trim()).toBe("function function function @fiskal/client/dist/cjs/index.js");
+  });
+
+  it("source maps carry the sources, so stack traces point at TypeScript lines", () => {
+    for (const f of ["dist/client.js.map", "dist/cjs/client.js.map"]) {
+      const map = JSON.parse(readFileSync(join(consumer, "node_modules", "@fiskal", "client", f), "utf8")) as { sources: string[]; sourcesContent?: string[] };
+      expect(map.sources.some((x) => x.endsWith("client.ts")), f).toBe(true);
+      expect(map.sourcesContent?.[0], f).toContain("export class FiskalClient");
+    }
+  });
+
+  it("a CommonJS TypeScript consumer (.cts, node16 and nodenext resolution) type-checks: no TS1479", () => {
+    writeFileSync(
+      join(consumer, "consumer.cts"),
+      `import { FiskalClient, isFiskalError, type FiskalClientOptions, type Invoice } from "@fiskal/client";
+const options: FiskalClientOptions = { apiKey: "fsk_test_x", baseUrl: "http://api.test", deadlineMs: 10_000 };
+export async function main(): Promise<string> {
+  try {
+    const invoice: Invoice = await new FiskalClient(options).getInvoice("inv_1");
+    return invoice.id;
+  } catch (err) {
+    return isFiskalError(err) ? err.code : "?";
+  }
+}
+`,
+    );
+    for (const mode of ["Node16", "NodeNext"]) {
+      writeFileSync(
+        join(consumer, "tsconfig.cjs.json"),
+        JSON.stringify({ compilerOptions: { strict: true, noEmit: true, skipLibCheck: false, target: "ES2022", module: mode, moduleResolution: mode, lib: ["ES2022", "DOM"], types: [] }, files: ["consumer.cts"] }),
+      );
+      expect(run(process.execPath, [tscBin, "--noEmit", "-p", "tsconfig.cjs.json"], consumer).trim(), mode).toBe("");
     }
   });
 
