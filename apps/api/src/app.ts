@@ -3,21 +3,29 @@ import type { AddressInfo, Socket } from "node:net";
 import pino, { type Logger } from "pino";
 import { seedKpd } from "@fiskal/accounts";
 import { createDb } from "@fiskal/db";
-import { createIntermediarySimulator, KpdIndex, type CertificateKeyring, type CisClientOptions, type F2ClientOptions, type FiscalizationService, type Intermediary, type TaxAuthority } from "@fiskal/fiscal";
+import { createIntermediarySimulator, KpdIndex, type CertificateKeyring, type CisClientOptions, type F2ClientOptions, type FiscalizationService, type Intermediary, type ReceivedValidator, type TaxAuthority } from "@fiskal/fiscal";
 import { createRateLimiter, type StoreConfig } from "@fiskal/limits";
-import { createMeter, pruneUsageEvents } from "@fiskal/usage";
+import { createMeter, maintainRequestLog, replaySpools } from "@fiskal/usage";
 import { createWarningDetector, createWebhooks } from "@fiskal/webhooks";
+import type { Mailer } from "@fiskal/mail";
+import { warningMailer } from "./warning-mail.ts";
+import { createReportingDueJob } from "./procedures/einvoices/reporting-due.ts";
+import { createArchiveJob } from "./archive/job.ts";
 import { createAuthenticator } from "./auth.ts";
 import { createMetrics } from "./metrics.ts";
+import { createLimiterInstances } from "./limiter-instances.ts";
 import { listenForInvalidations } from "./invalidation.ts";
 import { createApiServer, type HttpServerOptions } from "./http/server.ts";
 import type { SecurityHeaderOptions } from "./http/security-headers.ts";
+import { closeReadinessProbe } from "./http/readiness.ts";
 import { purgeExpiredIdempotencyRecords } from "./idempotency.ts";
-import { createAnswerJournal, createReconciler, databaseIdentity, DEFAULT_JOURNAL_DIR } from "./journal.ts";
+import { periodicJob } from "./periodic.ts";
+import { createAnswerJournal, createReconciler, createSharedJournal, databaseIdentity, DEFAULT_JOURNAL_DIR } from "./records/journal.ts";
 import type { Services, WarningObserver } from "./services.ts";
-import { createLateDelivery } from "./resubmit.ts";
-import { createFiscalizationService, createTaxAuthority } from "./tax-authority.ts";
+import { createLateDelivery } from "./records/resubmit.ts";
+import { callLeaseMs, createFiscalizationService, createTaxAuthority } from "./tax-authority.ts";
 import { createEInvoiceFiscalization } from "./einvoice-fiscalization.ts";
+import { createReceivedEInvoices } from "./received-einvoices.ts";
 import { defaultCertificateKeyring } from "./procedures/certificates/keyring.ts";
 import { ENV_DEFAULTS } from "./env.ts";
 
@@ -47,19 +55,33 @@ export interface ApiConfig {
   /** Encrypts certificate private keys at rest; default: CERT_ENCRYPTION_KEY, else a key file in the data folder. */
   certificateKeys?: CertificateKeyring;
   intermediary?: Intermediary;
+  /** How received e-invoices are validated (default `receivedValidator()`: UBL 2.1 XSD, EN 16931, HR CIUS). */
+  receivedValidator?: ReceivedValidator;
+  /** rate_limit.warning also by e-mail to the account's owners (SMTP_URL); without it, the webhook only. */
+  mailer?: Mailer | null;
   /** rate_limit.warning webhooks: the detector runs on every admitted request; the delivery worker is optional per process. */
   webhooks?: { allowPrivate: boolean; worker: boolean; retryDelaysMs?: number[] } | false;
   meterFlushIntervalMs?: number;
-  /** Days the request log keeps each event (default 90); pruned hourly, the hourly totals stay. */
+  /**
+   * The usage meter's local spool (main.ts: USAGE_SPOOL_DIR, default FISKAL_DATA_DIR/usage-spool).
+   * Spools left by stopped processes on this host are counted at start. Without it a kill loses up to
+   * one flush interval of usage, and a stop while the database is unreachable what was not flushed.
+   */
+  usageSpoolDir?: string;
+  /** Days the request log keeps each event, at least (default 30); its daily partitions are dropped hourly, the hourly totals stay. */
   usageEventRetentionDays?: number;
   /** How long a shared-store call may take before the local fallback decides (default: ENV_DEFAULTS in env.ts). */
   storeTimeoutMs?: number;
+  /** Tests only: the rate limiter decides at this clock (Unix ms), see `now` of createRateLimiter; refused in a production build. */
+  rateLimitClock?: () => number;
   /** Connection cap and request timeouts of the HTTP listener (defaults: ENV_DEFAULTS in env.ts). */
   http?: HttpServerOptions;
   /** Where answers the database refused are journaled (default `<repo>/.data/journal`). */
   journalDir?: string;
   /** How often the reconciler stores journaled answers (default 5000 ms; it also runs at start). */
   reconcileIntervalMs?: number;
+  /** How long a call to the tax authority holds its receipt before late delivery may take it (default: `callLeaseMs` of the CIS settings). */
+  callLeaseMs?: number;
 }
 
 export interface RunningApi {
@@ -85,10 +107,18 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
         "set REDIS_URL, REDIS_CLUSTER_NODES or UPSTASH_REDIS_REST_URL/TOKEN for anything shared or scaled.",
     );
   }
+  // every process that shares the store counts itself here: while the store is unreachable, each
+  // admits only its share of every limit (limit ÷ live processes)
+  const limiterInstances = config.store.kind === "memory"
+    ? null
+    : createLimiterInstances(db, { onError: (err) => log.warn({ err }, "limiter heartbeat could not be written; keeping the last count of processes") });
+  await limiterInstances?.start();
   const limiter = createRateLimiter({
     store: config.store,
+    liveInstances: limiterInstances ?? undefined,
     prefix: config.limiterPrefix ?? ENV_DEFAULTS.RATE_LIMIT_PREFIX,
     redisTimeoutMs: config.storeTimeoutMs ?? ENV_DEFAULTS.RATE_LIMIT_STORE_TIMEOUT_MS,
+    ...(config.rateLimitClock ? { now: config.rateLimitClock } : {}),
     onEvent: (e) => {
       if (e.type === "fallback") {
         metrics.storeFallbacks.inc();
@@ -100,8 +130,20 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
       }
     },
   });
+  const database = await databaseIdentity(db);
+  const spool = config.usageSpoolDir ? { dir: config.usageSpoolDir, database } : undefined;
+  if (spool) {
+    // Before the first request: what a killed or stopped instance did not write is counted now.
+    try {
+      const replayed = await replaySpools(db, { ...spool, onError: (err) => log.warn({ err }, "usage spool replay") });
+      if (replayed.spools > 0) log.info(replayed, "usage of stopped instances counted from their spools");
+    } catch (err) {
+      log.error({ err }, "usage spools of stopped instances could not be counted; they are kept for the next start");
+    }
+  }
   const meter = createMeter(db, {
     flushIntervalMs: config.meterFlushIntervalMs,
+    spool,
     onError: (err) => log.error({ err }, "usage events could not be written; keeping them for the next flush"),
   });
   const auth = createAuthenticator({ db, ttlMs: config.authCacheTtlMs ?? ENV_DEFAULTS.AUTH_CACHE_TTL_MS });
@@ -116,12 +158,18 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
       });
   await hooks?.ready();
   const warnings: WarningObserver | null = hooks
-    ? createWarningDetector({ webhooks: hooks, onError: (err) => log.error({ err }, "rate_limit.warning detection failed") })
+    ? createWarningDetector({
+        webhooks: hooks,
+        onError: (err) => log.error({ err }, "rate_limit.warning detection failed"),
+        ...(config.mailer ? { onWarning: warningMailer(db, config.mailer, config.portalUrl.replace(/\/$/, ""), log) } : {}),
+      })
     : null;
   const worker = hooks && config.webhooks && config.webhooks.worker ? await hooks.startWorker() : null;
   const listener = listenForInvalidations(config.databaseUrl, { account: (id) => auth.invalidateAccount(id), all: () => auth.clear() }, log);
 
-  const journal = createAnswerJournal({ dir: config.journalDir ?? DEFAULT_JOURNAL_DIR, database: await databaseIdentity(db), log });
+  // Answers reach every instance through the shared store as well as this disk (journal.ts).
+  const shared = createSharedJournal({ store: config.store, prefix: config.limiterPrefix ?? ENV_DEFAULTS.RATE_LIMIT_PREFIX, database, log });
+  const journal = createAnswerJournal({ dir: config.journalDir ?? DEFAULT_JOURNAL_DIR, database, log, shared });
   const reconciler = createReconciler({ db, journal, log, intervalMs: config.reconcileIntervalMs });
   // Before the first request: answers journaled before a stop are stored now.
   await reconciler.start();
@@ -144,43 +192,42 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
     portalUrl: config.portalUrl.replace(/\/$/, ""),
     trustProxyHops: config.trustProxyHops ?? ENV_DEFAULTS.TRUST_PROXY_HOPS,
   };
-  const lateDelivery = createLateDelivery({ ...services, webhooks: hooks, intervalMs: config.lateDeliveryIntervalMs });
+  const lateDelivery = createLateDelivery({ ...services, webhooks: hooks, intervalMs: config.lateDeliveryIntervalMs, leaseMs: config.callLeaseMs ?? callLeaseMs(config.cis) });
   services.lateDelivery = lateDelivery;
-  const einvoiceFiscalization = createEInvoiceFiscalization({ ...services, intervalMs: config.lateDeliveryIntervalMs });
+  const einvoiceFiscalization = createEInvoiceFiscalization({ ...services, webhooks: hooks, intervalMs: config.lateDeliveryIntervalMs, leaseMs: lateDelivery.leaseMs });
   services.einvoiceFiscalization = einvoiceFiscalization;
+  // Incoming e-invoices: inbox, Fiscalization 2.0 type U, rejection reports (received-einvoices.ts).
+  const receivedEInvoices = createReceivedEInvoices({ ...services, webhooks: hooks, validate: config.receivedValidator, intervalMs: config.lateDeliveryIntervalMs });
+  services.receivedEInvoices = receivedEInvoices;
   if (config.lateDeliveryIntervalMs) {
     lateDelivery.start();
     einvoiceFiscalization.start();
+    receivedEInvoices.start();
   }
+  // reporting.due: hourly, in the 5 days before each 20th (procedures/einvoices/reporting-due.ts).
+  const reportingDue = hooks ? createReportingDueJob({ db, webhooks: hooks }) : null;
+  if (config.lateDeliveryIntervalMs) reportingDue?.start();
+  // The archive: final documents sealed into their account's hash chain every 10 minutes (archive/job.ts).
+  const archive = createArchiveJob({ db });
+  if (config.lateDeliveryIntervalMs) archive.start();
 
-  // Hourly (and once now): idempotency records expire after 24 h, request-log events after the
-  // retention period. The first pruning visits every account; later ones only the accounts with
-  // usage since the previous complete run. One run at a time; close() stops it between statements.
-  const retentionMs = (config.usageEventRetentionDays ?? ENV_DEFAULTS.USAGE_EVENT_RETENTION_DAYS) * 86_400_000;
-  const stopPruning = new AbortController();
-  let prunedBefore: Date | undefined;
-  let running: Promise<unknown> | null = null;
+  // Hourly (and once now): idempotency records expire after 24 h; the request log gets its daily
+  // partitions for today and the next two days, and loses those past the retention period (whole
+  // partitions, never a DELETE). One run at a time (periodic.ts).
+  const retentionDays = config.usageEventRetentionDays ?? ENV_DEFAULTS.USAGE_EVENT_RETENTION_DAYS;
   const prune = async () => {
-    const before = new Date(Date.now() - retentionMs);
     try {
-      const { deleted, complete } = await pruneUsageEvents(db, { before, since: prunedBefore, signal: stopPruning.signal });
-      if (complete) prunedBefore = before;
-      if (deleted > 0) log.info({ deleted }, "usage events past retention deleted");
+      const { created, dropped } = await maintainRequestLog(db, { retentionDays });
+      if (created.length > 0 || dropped.length > 0) log.info({ created, dropped }, "request log partitions created and expired");
     } catch (err) {
-      log.warn({ err }, "usage event retention failed");
+      log.warn({ err }, "request log maintenance failed");
     }
   };
-  const purge = () => {
-    if (running) return running;
-    running = Promise.all([
-      purgeExpiredIdempotencyRecords(db).catch((err: unknown) => log.warn({ err }, "idempotency purge failed")),
-      prune(),
-    ]).finally(() => (running = null));
-    return running;
-  };
-  void purge();
-  const purgeTimer = setInterval(purge, 60 * 60 * 1000);
-  purgeTimer.unref();
+  const maintenance = periodicJob(async () => {
+    await Promise.all([purgeExpiredIdempotencyRecords(db).catch((err: unknown) => log.warn({ err }, "idempotency purge failed")), prune()]);
+    return 0;
+  }, 60 * 60 * 1000);
+  maintenance.start();
 
   const host = config.host ?? "127.0.0.1";
   let url = "";
@@ -206,9 +253,7 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
     port,
     services,
     async close() {
-      clearInterval(purgeTimer);
-      stopPruning.abort();
-      await running;
+      await maintenance.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
@@ -217,13 +262,19 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
       await Promise.all([...sockets].map((socket) => new Promise((resolve) => socket.once("close", resolve))));
       await lateDelivery.stop();
       await einvoiceFiscalization.stop();
+      await receivedEInvoices.stop();
+      await reportingDue?.stop();
+      await archive.stop();
       await reconciler.stop();
+      await journal.close();
       await meter.close();
       await (warnings as { flush?: () => Promise<void> } | null)?.flush?.();
       await worker?.stop();
       await hooks?.close();
       await listener.close();
       await limiter.close();
+      await limiterInstances?.stop();
+      await closeReadinessProbe(db);
       await db.$disconnect();
     },
   };

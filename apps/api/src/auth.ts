@@ -1,8 +1,8 @@
 // Bearer API-key authentication: SHA-256 lookup with a short cache keyed by hash (never by the key).
 import { hashApiKey } from "@fiskal/accounts";
 import type { Db } from "@fiskal/db";
-import { limitsFor, type PlanName } from "@fiskal/limits";
-import type { Principal } from "./trpc.ts";
+import { limitsFor } from "@fiskal/limits";
+import type { Principal } from "./principal.ts";
 
 export type AuthOutcome =
   | { kind: "valid"; principal: Principal }
@@ -113,7 +113,7 @@ export function createAuthenticator(opts: {
     else if (keyExpires !== null && keyExpires <= at) {
       entry = { outcome: { kind: "expired", accountId: row.account.id }, accountId: row.account.id, expires: at + ttl, keyExpires: null };
     } else {
-      const plan = row.account.plan as PlanName;
+      const plan = row.account.plan;
       entry = {
         outcome: {
           kind: "valid",
@@ -138,6 +138,15 @@ export function createAuthenticator(opts: {
     return entry;
   }
 
+  /** A lookup of the key in the background, unless one is under way; the requests that need it share it. */
+  function refresh(hash: string): void {
+    const slot = `${generation}:${hash}`;
+    if (inflight.has(slot)) return;
+    const pending = load(hash).finally(() => inflight.delete(slot));
+    inflight.set(slot, pending);
+    pending.catch(() => {});
+  }
+
   return {
     async authenticate(authorization) {
       if (!authorization) return { kind: "missing" };
@@ -145,7 +154,14 @@ export function createAuthenticator(opts: {
       if (!match || !KEY_PATTERN.test(match[1]!)) return { kind: "malformed" };
       const hash = hashApiKey(match[1]!);
       const hit = cache.get(hash);
-      if (hit && hit.expires > now()) return hit.outcome;
+      if (hit && hit.expires > now()) {
+        // In the last fifth of its time the entry is looked up again in the background, so that a
+        // key in steady use does not wait for the database each time its entry lapses (at 1,000
+        // requests/s over 100 keys, 2 % of the requests did). No entry answers past its time: the
+        // bound on how long a missed invalidation lasts stays the TTL. A failed lookup changes nothing.
+        if (hit.expires - now() < ttl / 5) refresh(hash);
+        return hit.outcome;
+      }
       if (hit?.keyExpires != null && hit.keyExpires <= now() && hit.outcome.kind === "valid") {
         // Expired since it was cached: answered without asking the database again.
         const accountId = hit.outcome.principal.accountId;

@@ -14,6 +14,8 @@ import {
 import { CustomLimits, describeLimitIssues, ENDPOINT_GROUPS, isPlanName, limitsFor, PLAN_NAMES } from "@fiskal/limits";
 import { loadEnv } from "./env.ts";
 import { CERTIFICATE_USAGE, certificateCommand } from "./procedures/certificates/cli.ts";
+import { RECEIPTS_USAGE, receiptsCommand } from "./receipts-cli.ts";
+import { ARCHIVE_USAGE, archiveExportCommand, archiveVerifyCommand } from "./archive/cli.ts";
 
 const USAGE = `Fiskal operator CLI
 
@@ -27,6 +29,8 @@ const USAGE = `Fiskal operator CLI
   pnpm fiskal key revoke --account ID --key KEY_ID
   pnpm fiskal plan set --account ID --plan PLAN [--per-minute N --per-day N --burst N] [--endpoint GROUP=N ...]
 ${CERTIFICATE_USAGE}
+${RECEIPTS_USAGE}
+${ARCHIVE_USAGE}
 
 GROUP is one of fiscalize, einvoice, kpd, oib: an Enterprise override of that dedicated per-minute limit.
 
@@ -136,9 +140,14 @@ export async function run(argv: string[], out: (line: string) => void = console.
       burst: { type: "string" },
       endpoint: { type: "string", multiple: true },
       "with-key": { type: "boolean" },
+      from: { type: "string" },
+      to: { type: "string" },
+      out: { type: "string" },
       file: { type: "string" },
       "password-file": { type: "string" },
       json: { type: "boolean" },
+      id: { type: "string" },
+      force: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -149,6 +158,17 @@ export async function run(argv: string[], out: (line: string) => void = console.
   }
   const json = values.json === true;
   const print = (human: string, data: unknown) => out(json ? JSON.stringify(data) : human);
+
+  // Offline: reads the file only.
+  if (noun === "archive" && verb === "verify") {
+    try {
+      return await archiveVerifyCommand(positionals[2], print, (m) => new UsageError(m));
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      out(json ? JSON.stringify({ error: err.message }) : `error: ${err.message}`);
+      return 2;
+    }
+  }
 
   const { db, close } = await connect();
   try {
@@ -204,6 +224,8 @@ export async function run(argv: string[], out: (line: string) => void = console.
         print("Key revoked; every API instance refuses it within 5 seconds.", { revoked: true });
         return 0;
       }
+      case "archive export":
+        return await archiveExportCommand(db, { accountId: need(values, "account"), from: values.from, to: values.to, out: values.out }, print, (m) => new UsageError(m));
       case "plan set": {
         const p = plan(need(values, "plan"));
         const a = await setPlan(db, need(values, "account"), p, custom(values, p));
@@ -218,6 +240,17 @@ export async function run(argv: string[], out: (line: string) => void = console.
       default:
         if (noun === "certificate") {
           return await certificateCommand(verb, { db, values, print, account: () => need(values, "account"), fail: (m) => new UsageError(m) });
+        }
+        if (noun === "receipts") {
+          if (typeof values.id === "string" && !UUID.test(values.id)) throw new UsageError(`--id must be a receipt id (UUID), got "${values.id}"`);
+          return await receiptsCommand(verb, {
+            db,
+            print,
+            account: values.account === undefined ? undefined : need(values, "account"),
+            id: values.id,
+            force: values.force === true,
+            fail: (m) => new UsageError(m),
+          });
         }
         throw new UsageError(`unknown command "${positionals.join(" ")}"\n\n${USAGE}`);
     }

@@ -24,11 +24,18 @@ export const ENV_DEFAULTS = {
   RATE_LIMIT_STORE_TIMEOUT_MS: 1_000,
   TRUST_PROXY_HOPS: 0,
   AUTH_CACHE_TTL_MS: 5_000,
-  USAGE_EVENT_RETENTION_DAYS: 90,
+  USAGE_EVENT_RETENTION_DAYS: 30,
   HTTP_MAX_CONNECTIONS: 2_048,
   HTTP_HEADERS_TIMEOUT_MS: 10_000,
   HTTP_REQUEST_TIMEOUT_MS: 30_000,
 } as const;
+
+/**
+ * REST answers are checked against their procedure's output schema in development and in the tests,
+ * not in production (NODE_ENV=production): there the resolvers' return types are the compiler's to
+ * check, and the schemas the tests'. /trpc checks them always (tRPC's caller).
+ */
+export const VALIDATE_OUTPUT = process.env.NODE_ENV !== "production";
 
 const isEncryptionKey = (v: string): boolean => {
   try {
@@ -60,6 +67,9 @@ const Env = z.object({
   UPSTASH_REDIS_REST_URL: z.string().url().optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
   PORTAL_URL: z.string().url().default("http://127.0.0.1:3000"),
+  /** Mail (rate_limit.warning to the owners): smtp://user:pass@host:port or smtps://…; unset: no e-mail. */
+  SMTP_URL: z.string().trim().min(1).optional(),
+  MAIL_FROM: z.string().trim().min(1).optional(),
   API_URL: z.string().url().optional(),
   /** Proxies in front of the API that append to X-Forwarded-For; 0 uses the socket address. */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(ENV_DEFAULTS.TRUST_PROXY_HOPS),
@@ -77,6 +87,8 @@ const Env = z.object({
   /** Set by the launcher when DATABASE_URL points at the embedded database it serves. */
   FISKAL_EMBEDDED: z.enum(["0", "1"]).default("0").transform((v) => v === "1"),
   FISKAL_DATA_DIR: z.string().default(path.join(REPO_ROOT, ".data")),
+  /** The usage meter's local spool (one folder per instance; default FISKAL_DATA_DIR/usage-spool): a killed instance's usage is counted at the next start on this host. */
+  USAGE_SPOOL_DIR: z.string().min(1).optional(),
   /** Days the request log (one row per request) is kept; the hourly totals behind the dashboard stay. */
   USAGE_EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(ENV_DEFAULTS.USAGE_EVENT_RETENTION_DAYS),
   WEBHOOK_WORKER: z.enum(["0", "1", "true", "false"]).default("1").transform((v) => v === "1" || v === "true"),
@@ -98,6 +110,9 @@ const Env = z.object({
   F2_URL: z.string().url().refine((v) => v.startsWith("https://"), "F2_URL must be an https address").optional(),
   /** PEM bundle of the CAs of the Fiscalization 2.0 service's TLS certificate (default: CIS_CA_FILE). */
   F2_CA_FILE: z.string().min(1).optional(),
+  /** The e-invoice intermediary's address (https; http only on loopback) and API key; unset: the built-in simulator (docs/einvoices.md). */
+  INTERMEDIARY_URL: z.string().url().optional(),
+  INTERMEDIARY_API_KEY: z.string().min(1).optional(),
   /** How often receipts issued without a JIR are delivered late and delivered e-invoices recorded (0: not in this process). */
   LATE_DELIVERY_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5_000),
   /** 32 bytes (base64 or hex) that encrypt certificate private keys at rest; without it a key is generated into FISKAL_DATA_DIR. */

@@ -1,4 +1,5 @@
 // One error type and one code→status map for both surfaces (REST envelope, tRPC error.data).
+import { AsyncLocalStorage } from "node:async_hooks";
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 // Our own messages for zod's input issues (details of validation_error), set once for the process.
@@ -20,7 +21,9 @@ export const ERROR_STATUS = {
   malformed_request: 400,
   request_timeout: 408,
   headers_too_large: 431,
+  expectation_failed: 417,
   service_unavailable: 503,
+  outcome_unknown: 504,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -42,7 +45,10 @@ const TRPC_CODE: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
   request_timeout: "TIMEOUT",
   // tRPC has no 431; the code only answers requests the HTTP parser rejected, before any procedure.
   headers_too_large: "BAD_REQUEST",
+  // Nor a 417: answered before any procedure, for an Expect other than 100-continue.
+  expectation_failed: "BAD_REQUEST",
   service_unavailable: "SERVICE_UNAVAILABLE",
+  outcome_unknown: "GATEWAY_TIMEOUT",
 };
 
 const FROM_TRPC: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
@@ -89,23 +95,25 @@ export class ApiError extends Error {
   get trpcCode(): TRPC_ERROR_CODE_KEY {
     return TRPC_CODE[this.code];
   }
-  /** Procedures throw the ApiError itself: the base procedure converts it (trpc.ts, `apiErrors`). */
+  /** Procedures throw the ApiError itself: the base procedure converts it (trpc.ts, `apiKeyProcedure`). */
   toTRPC(): TRPCError {
     return new TRPCError({ code: TRPC_CODE[this.code], message: this.message, cause: this });
   }
 }
 
 /**
- * The portal of this process's API, for errors raised before a request has a context (tRPC refuses
- * a content type or a batch before it creates one, and formats the error without it).
+ * The portal of the API handling the current request, for errors raised before the request has a
+ * context (tRPC refuses a content type or a batch before it creates one, and formats the error
+ * without it). Scoped to the request, not the process: several APIs in one process (tests) each
+ * name their own portal.
  */
-let processPortalUrl = "";
-export function setProcessPortalUrl(portalUrl: string): void {
-  processPortalUrl = portalUrl;
+const requestPortal = new AsyncLocalStorage<string>();
+export function withPortalUrl<T>(portalUrl: string, handle: () => T): T {
+  return requestPortal.run(portalUrl, handle);
 }
 
 export function docUrl(portalUrl: string, code: ErrorCode): string {
-  const base = portalUrl || processPortalUrl;
+  const base = portalUrl || (requestPortal.getStore() ?? "");
   // A 429 lands on its own section of the rate-limit page; every other code on its row of /docs/errors.
   return code === "rate_limit_exceeded" ? `${base}/docs/rate-limits#odgovor-429` : `${base}/docs/errors#${code}`;
 }
@@ -135,7 +143,7 @@ const UNREACHABLE_MESSAGE =
  * Whether an error, or one of its causes, says the database could not be reached: then nothing was
  * done and the request may be retried (503), which a client can act on, unlike a 500.
  */
-function isDatabaseUnavailable(err: unknown): boolean {
+export function isDatabaseUnavailable(err: unknown): boolean {
   let e: unknown = err;
   for (let depth = 0; depth < 6 && e && typeof e === "object"; depth++) {
     const x = e as { code?: unknown; originalCode?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
@@ -153,8 +161,9 @@ export function describeError(err: TRPCError): { code: ErrorCode; message: strin
   const cause = err.cause;
   if (cause instanceof ApiError) return { code: cause.code, message: cause.message, details: cause.details };
   if (cause && isDatabaseUnavailable(cause)) return { code: "service_unavailable", message: SERVICE_UNAVAILABLE_MESSAGE };
-  if (cause && (cause as Error).name === "ZodError") {
-    const issues = (cause as unknown as { issues: ZodLikeIssue[] }).issues;
+  // Input the schema refused (BAD_REQUEST); a ZodError of an output schema is the server's fault.
+  if (cause && cause.name === "ZodError" && err.code === "BAD_REQUEST") {
+    const issues = (cause as Error & { issues: ZodLikeIssue[] }).issues;
     return {
       code: "validation_error",
       message: "Neispravan zahtjev: provjerite označena polja.",

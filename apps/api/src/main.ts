@@ -4,7 +4,9 @@ import { EmbeddedPostgresBusyError, migrate, startEmbeddedPostgres } from "@fisk
 import path from "node:path";
 import { loadEnv } from "./env.ts";
 import { startApi } from "./app.ts";
+import { mailerFromEnv } from "@fiskal/mail";
 import { cisOptionsFromEnv, f2OptionsFromEnv } from "./tax-authority.ts";
+import { createHttpIntermediary } from "@fiskal/fiscal";
 
 const env = loadEnv();
 const log = pino({ level: env.LOG_LEVEL, base: { service: "fiskal-api" }, redact: ["req.headers.authorization", "authorization"] });
@@ -47,9 +49,12 @@ const api = await startApi({
     requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
   },
   journalDir: path.join(env.FISKAL_DATA_DIR, "journal"),
+  usageSpoolDir: env.USAGE_SPOOL_DIR ?? path.join(env.FISKAL_DATA_DIR, "usage-spool"),
   cis: cisOptionsFromEnv(env),
   f2: f2OptionsFromEnv(env),
+  ...(env.INTERMEDIARY_URL ? { intermediary: createHttpIntermediary({ url: env.INTERMEDIARY_URL, apiKey: env.INTERMEDIARY_API_KEY ?? "" }) } : {}),
   lateDeliveryIntervalMs: env.LATE_DELIVERY_INTERVAL_MS,
+  mailer: mailerFromEnv(env),
   logger: log,
 });
 log.info({ url: api.url, store: env.store.kind }, "Fiskal API listening");

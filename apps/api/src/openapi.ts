@@ -14,8 +14,13 @@ const RATE_LIMIT_HEADERS: Json = {
   "X-RateLimit-Limit": { description: "Limit of the binding window.", schema: { type: "integer" } },
   "X-RateLimit-Remaining": { description: "Requests left in the binding window.", schema: { type: "integer" } },
   "X-RateLimit-Reset": { description: "Unix seconds when the binding window admits again / resets.", schema: { type: "integer" } },
-  "RateLimit-Policy": { description: "IETF draft field listing every window, e.g. \"burst\";q=10;w=1, \"minute\";q=60;w=60.", schema: { type: "string" } },
-  RateLimit: { description: "IETF draft field: remaining (r) and reset seconds (t) of every window.", schema: { type: "string" } },
+  "RateLimit-Policy": {
+    description:
+      "IETF draft field listing every window, e.g. \"burst\";q=10;w=1, \"minute\";q=60;w=60, \"endpoint:oib\";q=300;w=60, \"day\";q=10000;w=86400. " +
+      "An answer to a request without a valid key lists the address's anonymous windows instead, always named \"ip:burst\", \"ip:minute\" and \"ip:day\" (never like an account's).",
+    schema: { type: "string" },
+  },
+  RateLimit: { description: "IETF draft field: remaining (r) and reset seconds (t) of every window, named as in RateLimit-Policy (the anonymous ones \"ip:…\").", schema: { type: "string" } },
   "X-Request-Id": { description: "Identifier of this request; quote it to support.", schema: { type: "string" } },
 };
 
@@ -35,7 +40,9 @@ const ERROR_WHEN: Record<ErrorCode, string> = {
   malformed_request: "HTTP zahtjev nije ispravan (npr. CR/LF/NUL u zaglavlju, neispravan Content-Length, nedostaje Host).",
   request_timeout: "Zaglavlja ili tijelo zahtjeva nisu stigli na vrijeme.",
   headers_too_large: "Zaglavlja zajedno s adresom veća su od 16 KB.",
+  expectation_failed: "Zaglavlje Expect traži nešto osim 100-continue.",
   service_unavailable: "Baza podataka trenutno ne odgovara pa ključ nije provjeren; ponovite nakon Retry-After.",
+  outcome_unknown: "Baza podataka prekinula je vezu dok se zahtjev spremao: nije poznato je li zabilježen. Ponovite s istim Idempotency-Key nakon Retry-After (ili dohvatite details.id); ništa se ne šalje dvaput.",
 };
 
 export function buildOpenApiDocument(apiUrl: string) {
@@ -81,7 +88,7 @@ export function buildOpenApiDocument(apiUrl: string) {
   const errorResponse = (codes: ErrorCode[]) => ({
     description: codes.map((c) => `${c}: ${ERROR_WHEN[c]}`).join(" "),
     headers: headerRefs(
-      codes.some((c) => c === "rate_limit_exceeded" || c === "upstream_unavailable" || c === "service_unavailable" || c === "idempotency_conflict")
+      codes.some((c) => c === "rate_limit_exceeded" || c === "upstream_unavailable" || c === "service_unavailable" || c === "outcome_unknown" || c === "idempotency_conflict")
         ? [...rateHeaders, "Retry-After"]
         : rateHeaders,
     ),
@@ -113,12 +120,13 @@ export function buildOpenApiDocument(apiUrl: string) {
     // trpc-to-openapi describes every 200 as "Successful response".
     if (!ok.description || ok.description === "Successful response") ok.description = "Uspješan odgovor.";
     ok.headers = headerRefs([...rateHeaders, ...(cached ? ["ETag"] : []), ...(idempotent ? ["Idempotent-Replayed"] : [])]);
+    if (route.download) ok.content = { "application/zip": { schema: { type: "string", format: "binary" } } };
     const responses: Json = { "200": ok };
     if (cached) responses["304"] = { description: "Nije promijenjeno (If-None-Match se podudara).", headers: headerRefs([...rateHeaders, "ETag"]) };
     const byStatus = new Map<number, ErrorCode[]>();
     const codes: ErrorCode[] = ["validation_error", "unauthorized", "not_found", "rate_limit_exceeded", "internal_error", "service_unavailable"];
     if (hasBody) codes.push("payload_too_large", "unsupported_media_type");
-    if (idempotent) codes.push("idempotency_conflict", "conflict", "upstream_unavailable");
+    if (idempotent) codes.push("idempotency_conflict", "conflict", "upstream_unavailable", "outcome_unknown");
     for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
     for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) responses[String(status)] = errorResponse(list);
     op.responses = responses;

@@ -6,9 +6,10 @@ import type { Meter } from "@fiskal/usage";
 import type { Logger } from "pino";
 import type { Metrics } from "./metrics.ts";
 import type { Authenticator } from "./auth.ts";
-import type { AnswerJournal, Reconciler } from "./journal.ts";
-import type { LateDelivery } from "./resubmit.ts";
+import type { AnswerJournal, Reconciler } from "./records/journal.ts";
+import type { LateDelivery } from "./records/resubmit.ts";
 import type { EInvoiceFiscalization } from "./einvoice-fiscalization.ts";
+import type { ReceivedEInvoices } from "./received-einvoices.ts";
 
 export interface WarningObserver {
   observe(input: {
@@ -32,6 +33,8 @@ export interface Services {
   fiscalization: FiscalizationService;
   /** Records accepted e-invoices with the tax authority; runs periodically where enabled. */
   einvoiceFiscalization?: EInvoiceFiscalization;
+  /** Incoming e-invoices: the intermediary's inbox, their Fiscalization 2.0 (type U), rejection reports; runs periodically where enabled. */
+  receivedEInvoices?: ReceivedEInvoices;
   /** Answers of the tax authority / intermediary that the database refused, kept on disk until stored. */
   journal: AnswerJournal;
   /** Stores journaled answers in the database (at start, periodically, and when a retry asks). */

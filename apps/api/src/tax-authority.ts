@@ -1,6 +1,7 @@
 // Which tax authority the API talks to: the real CIS when CIS_URL is set, else the simulator.
 import { readFileSync } from "node:fs";
 import {
+  CIS_DEFAULT_TIMEOUTS,
   CIS_SIGNER_NAMES,
   createCisClient,
   createCisSimulator,
@@ -58,6 +59,16 @@ export function cisOptionsFromEnv(env: CisEnv): CisClientOptions | null {
     connectTimeoutMs: env.CIS_CONNECT_TIMEOUT_MS,
     timeoutMs: env.CIS_TIMEOUT_MS,
   };
+}
+
+/**
+ * The lease of a call to the tax authority: how long a receipt stays with the request (or the job)
+ * that sends it before any instance may deliver it late — the connection, the whole call twice over,
+ * and 5 s to store the answer. A process that dies mid-call, or an answer no database took, delays the
+ * receipt by this much at most; until then nobody else sends it.
+ */
+export function callLeaseMs(cis: Pick<CisClientOptions, "connectTimeoutMs" | "timeoutMs"> | null | undefined): number {
+  return (cis?.connectTimeoutMs ?? CIS_DEFAULT_TIMEOUTS.connectMs) + 2 * (cis?.timeoutMs ?? CIS_DEFAULT_TIMEOUTS.totalMs) + 5_000;
 }
 
 /** The tax authority port for this process, announced in the log. */

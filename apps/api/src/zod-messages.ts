@@ -45,7 +45,7 @@ function bound(origin: unknown, n: unknown, more: boolean, inclusive: boolean | 
 }
 
 export function croatianIssueMessage(issue: Issue): string | undefined {
-  const i = issue as Issue & Record<string, unknown>;
+  const i = issue;
   switch (issue.code) {
     case "invalid_type":
       return i.input === undefined ? "Polje je obavezno." : `Očekivan je ${typeName(i.expected)}, a poslan je ${received(i.input)}.`;

@@ -1,7 +1,7 @@
 // Account certificates through the API and the CLI: upload (PKCS#12 + password), what is shown,
 // what is refused, encryption at rest, key rotation, and that neither key nor password is logged.
 import { Writable } from "node:stream";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pino from "pino";
@@ -10,6 +10,8 @@ import { createAccount } from "@fiskal/accounts";
 import {
   buildPkcs12,
   computeZki,
+  createCisClient,
+  createF2Client,
   createKeyring,
   decryptPrivateKey,
   generateEncryptionKey,
@@ -57,7 +59,8 @@ describe("PUT /v1/certificate", () => {
     const { cert, p12 } = p12For(VALID_OIB);
     const r = await put(acct.key, { pkcs12: p12.toString("base64"), password: PASSWORD });
     expect(r.status, r.text).toBe(200);
-    expect(r.body).toMatchObject({ subject: cert.subject, oib: VALID_OIB, issuer: "CN=FISKAL TEST,O=Fiskal,C=HR", state: "valid", test: false });
+    // Self-signed (the simulator takes any certificate): shown as what it is, not as FINA's.
+    expect(r.body).toMatchObject({ subject: cert.subject, oib: VALID_OIB, issuer: "CN=FISKAL TEST,O=Fiskal,C=HR", state: "valid", test: true, trust: "untrusted", chain: [] });
     expect(r.body.not_after).toBe(cert.notAfter.toISOString());
     expect(r.body.days_left).toBeGreaterThanOrEqual(364);
     expect(r.text).not.toMatch(/PRIVATE KEY|keyPem|key_pem|ciphertext/i);
@@ -81,7 +84,7 @@ describe("PUT /v1/certificate", () => {
     // Receipts are now signed with the uploaded key.
     const receipt = {
       oib: VALID_OIB,
-      issued_at: "2026-11-21T10:15:00+01:00",
+      issued_at: new Date().toISOString(),
       number: "1",
       premises: "CERT1",
       device: "1",
@@ -144,6 +147,64 @@ describe("PUT /v1/certificate", () => {
     const two = await h.account({ name: "Two d.o.o." });
     await put(one.key, { pkcs12: p12For(VALID_OIB).p12.toString("base64"), password: PASSWORD });
     expect((await call(h.url, "GET", "/v1/certificate", { key: two.key })).status).toBe(404);
+  });
+});
+
+describe("FINA certificates only where the tax authority takes only them", () => {
+  let prod: Harness;
+  const cisRequests: unknown[] = [];
+  beforeAll(async () => {
+    // The real CIS client for the production address: certificates are checked before any call.
+    const pin = generateTestCertificate({ oib: VALID_OIB, name: "CIS" }).certPem;
+    const client = createCisClient({ url: "https://cis.porezna-uprava.hr:8449/FiskalizacijaService", signer: { pinned: [pin] } });
+    prod = await startHarness({
+      config: {
+        certificateKeys: keyring,
+        taxAuthority: { certificates: client.certificates, fiscalize: (req) => (cisRequests.push(req), client.fiscalize(req)) },
+        fiscalization: createF2Client({ url: "https://cis.porezna-uprava.hr:8449/FiskalizacijaServiceEprod", signer: { pinned: [pin] } }),
+      },
+    });
+  });
+  afterAll(() => prod?.close());
+
+  it("production CIS: a self-signed certificate is refused on upload, and no test certificate is generated for a receipt", async () => {
+    const acct = await prod.account({ name: "Produkcija d.o.o." });
+    const { p12 } = p12For(VALID_OIB);
+    const r = await call(prod.url, "PUT", "/v1/certificate", { key: acct.key, body: { pkcs12: p12.toString("base64"), password: PASSWORD } });
+    expect(r.status, r.text).toBe(400);
+    expect(r.body.error.details).toEqual([{ path: "pkcs12", reason: "untrusted_issuer", message: expect.stringContaining("FINA") }]);
+    expect(r.body.error.message).toContain("izdavatelj: CN=FISKAL TEST");
+    expect(await prod.api.services.db.certificate.count({ where: { accountId: acct.id } })).toBe(0);
+
+    const receipt = { oib: VALID_OIB, issued_at: new Date().toISOString(), number: "1", premises: "P1", device: "1", total: "1.00", payment_method: "K", operator_oib: "94577403194", vat_registered: true, sequence: "P" };
+    const f = await call(prod.url, "POST", "/v1/invoices/fiscalize", { key: acct.key, body: receipt });
+    expect(f.status, f.text).toBe(400);
+    expect(f.body.error.details).toEqual([expect.objectContaining({ path: "certificate", reason: "no_certificate" })]);
+    expect(await prod.api.services.db.certificate.count({ where: { accountId: acct.id } })).toBe(0);
+    expect(await prod.api.services.db.invoice.count({ where: { accountId: acct.id } })).toBe(0);
+
+    // A self-signed certificate stored earlier (e.g. before the switch to production) signs nothing.
+    const { cert } = p12For(VALID_OIB);
+    const enc = (await import("@fiskal/fiscal")).encryptPrivateKey(keyring, acct.id, cert.keyPem);
+    await prod.api.services.db.certificate.create({
+      data: { accountId: acct.id, subject: cert.subject, issuer: "CN=FISKAL TEST,O=Fiskal,C=HR", oib: VALID_OIB, certPem: cert.certPem, keyCiphertext: enc.ciphertext, keyId: enc.keyId, notBefore: new Date(Date.now() - 60_000), notAfter: cert.notAfter, test: false },
+    });
+    const g = await call(prod.url, "POST", "/v1/invoices/fiscalize", { key: acct.key, body: { ...receipt, number: "2" } });
+    expect(g.status, g.text).toBe(400);
+    expect(g.body.error.details).toEqual([expect.objectContaining({ path: "certificate", reason: "untrusted_issuer" })]);
+    expect(cisRequests).toHaveLength(0);
+    const view = await call(prod.url, "GET", "/v1/certificate", { key: acct.key });
+    expect(view.body).toMatchObject({ test: true, trust: "untrusted", chain: [] });
+  });
+
+  it("production Fiscalization 2.0: an e-invoice is refused before anything is stored when the account has no FINA certificate", async () => {
+    const acct = await prod.account({ name: "E-računi d.o.o." });
+    const body = JSON.parse(readFileSync(new URL("../../../examples/einvoices/01-standard-multi-rate.json", import.meta.url), "utf8")) as Record<string, unknown>;
+    const r = await call(prod.url, "POST", "/v1/einvoices/send", { key: acct.key, body });
+    expect(r.status, r.text).toBe(400);
+    expect(r.body.error.details).toEqual([expect.objectContaining({ path: "certificate", reason: "no_certificate" })]);
+    expect(await prod.api.services.db.eInvoice.count({ where: { accountId: acct.id } })).toBe(0);
+    expect(await prod.api.services.db.certificate.count({ where: { accountId: acct.id } })).toBe(0);
   });
 });
 

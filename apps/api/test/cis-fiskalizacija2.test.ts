@@ -32,6 +32,7 @@ async function delivered(): Promise<{ id: string; number: string }> {
       issue_date: today(),
       seller: { oib: VALID_OIB, name: "Prodavatelj d.o.o.", iban: "HR1210010051863000160" },
       buyer: { oib: "94577403194", name: "Kupac d.o.o." },
+      operator: { name: "Ana Horvat", oib: "12345678903" },
       lines: [{ description: "Razvoj aplikacije", quantity: "10", unit: "HUR", unit_price: "50.00", vat_rate: "25", kpd: "62.10.11", line_total: "500.00" }],
       totals: { net: "500.00", vat: "125.00", gross: "625.00" },
     },
@@ -155,9 +156,30 @@ describe("POST /v1/einvoices/{id}/payments", () => {
   });
 });
 
+/**
+ * A delivered e-invoice marked self-billed (389): the one kind whose issuer reports a rejection in
+ * the recipient's place. Sending 389 is not modelled, so the delivered row is marked in the database.
+ */
+async function selfBilled(): Promise<{ id: string; number: string }> {
+  const e = await delivered();
+  await h.api.services.db.eInvoice.update({ where: { id: e.id }, data: { documentType: "389" } });
+  return e;
+}
+
 describe("POST /v1/einvoices/{id}/rejection", () => {
-  it("reports the rejection once; a second one is a 409", async () => {
+  it("the issuer of an ordinary invoice may not report its rejection: 403, nothing signed or kept", async () => {
     const e = await delivered();
+    const before = cis.requests.length;
+    const res = await reject(e.id, { rejected_on: today(), reason_type: "U", reason: "Pogrešna stopa PDV-a." });
+    expect(res.status, res.text).toBe(403);
+    expect(res.body.error).toMatchObject({ code: "forbidden", details: { reason: "recipient_reports", document_type: "380" } });
+    expect(res.body.error.message).toContain("primatelj");
+    expect(cis.requests.length).toBe(before);
+    expect(await h.api.services.db.eInvoiceReport.count({ where: { eInvoiceId: e.id } })).toBe(0);
+  });
+
+  it("reports the rejection of a self-billed invoice once; a second one is a 409", async () => {
+    const e = await selfBilled();
     const res = await reject(e.id, { rejected_on: today(), reason_type: "U", reason: "Pogrešna stopa PDV-a." });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ kind: "rejection", status: "recorded", data: { vrstaRazlogaOdbijanja: "U", razlogOdbijanja: "Pogrešna stopa PDV-a." } });
@@ -168,7 +190,7 @@ describe("POST /v1/einvoices/{id}/rejection", () => {
   });
 
   it("validates the reason and the date; unknown e-invoice is a 404", async () => {
-    const e = await delivered();
+    const e = await selfBilled();
     expect((await reject(e.id, { rejected_on: today(), reason_type: "X", reason: "x" })).status).toBe(400);
     expect((await reject(e.id, { rejected_on: today(), reason_type: "N", reason: "   " })).status).toBe(400);
     expect((await reject(e.id, { rejected_on: "2020-01-01", reason_type: "N", reason: "Rano." })).status).toBe(400);

@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createWebhooks } from "@fiskal/webhooks";
-import { CIS_XSD, startLocalCis, type LocalCis } from "@fiskal/fiscal/testing/local-cis";
-import { createLateDelivery, lateDeliveryDeadline } from "../src/resubmit.ts";
+import { CIS_XSD, forLibxml2, startLocalCis, type LocalCis } from "@fiskal/fiscal/testing/local-cis";
+import { createLateDelivery, lateDeliveryDeadline } from "../src/records/resubmit.ts";
 import { call, startHarness, VALID_OIB, type Harness } from "./harness.ts";
 
 let cis: LocalCis;
@@ -105,7 +105,10 @@ describe("fiscalize with the real CIS client", () => {
     writeFileSync(file, seen.racunZahtjev);
     const cert = /<X509Certificate>([^<]+)</.exec(seen.racunZahtjev)![1]!;
     writeFileSync(certFile, `-----BEGIN CERTIFICATE-----\n${cert.replace(/.{1,64}/g, "$&\n")}-----END CERTIFICATE-----\n`);
-    execFileSync("xmllint", ["--noout", "--path", cis.schemaPath, "--schema", CIS_XSD, file], { stdio: "pipe" });
+    // xmllint on the form libxml2 can read (X509SerialNumber over 24 digits: see forLibxml2); xmlsec1 on the bytes as sent.
+    writeFileSync(`${file}.schema.xml`, forLibxml2(seen.racunZahtjev));
+    expect(seen.racunZahtjev).toMatch(/<X509IssuerSerial><X509IssuerName>[^<]+<\/X509IssuerName><X509SerialNumber>\d+<\/X509SerialNumber><\/X509IssuerSerial>/);
+    execFileSync("xmllint", ["--noout", "--path", cis.schemaPath, "--schema", CIS_XSD, `${file}.schema.xml`], { stdio: "pipe" });
     execFileSync("xmlsec1", ["--verify", "--id-attr:Id", "RacunZahtjev", "--pubkey-cert-pem", certFile, file], { stdio: "pipe" });
     const stored = await h.api.services.db.invoice.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(stored).toMatchObject({ status: "fiscalized", jir: seen.jir, deliveryAttempts: 0, nextAttemptAt: null });
@@ -219,6 +222,34 @@ describe("CIS unreachable: issued with the ZKI, delivered late", () => {
     const done = await h.api.services.db.invoice.findUniqueOrThrow({ where: { id } });
     expect(done).toMatchObject({ status: "fiscalized", deliveryAttempts: 3, nextAttemptAt: null });
     expect(done.jir).toBe(cis.requests.at(-1)!.jir);
+  });
+
+  it("the backlog's gauges: waiting, less than 24 h to the legal deadline, past it (set after every pass of the job)", async () => {
+    const gauge = async (name: string) => Number(new RegExp(`^${name} (\\d+)$`, "m").exec(await h.api.services.metrics.registry.metrics())?.[1]);
+    await cis.down();
+    try {
+      const res = await fiscalize(receipt());
+      expect(res.body).toMatchObject({ status: "pending", jir: null });
+      await h.api.services.lateDelivery!.runOnce();
+      const waiting = await gauge("fiskal_receipts_late_delivery_waiting");
+      const near = await gauge("fiskal_receipts_late_delivery_near_deadline");
+      const past = await gauge("fiskal_receipts_late_delivery_past_deadline");
+      expect(waiting).toBe(await h.api.services.db.invoice.count({ where: { status: "pending" } }));
+      // Issued without a JIR long ago: past the deadline.
+      await h.api.services.db.invoice.update({ where: { id: res.body.id }, data: { createdAt: new Date(Date.now() - 10 * 86_400_000) } });
+      await h.api.services.lateDelivery!.runOnce();
+      expect(await gauge("fiskal_receipts_late_delivery_past_deadline")).toBe(past + 1);
+      expect(await gauge("fiskal_receipts_late_delivery_waiting")).toBe(waiting);
+      // Issued so that less than a day is left.
+      let createdAt = new Date();
+      while (lateDeliveryDeadline(createdAt).getTime() - Date.now() >= 86_400_000) createdAt = new Date(createdAt.getTime() - 3_600_000);
+      await h.api.services.db.invoice.update({ where: { id: res.body.id }, data: { createdAt } });
+      await h.api.services.lateDelivery!.runOnce();
+      expect(await gauge("fiskal_receipts_late_delivery_near_deadline")).toBe(near + 1);
+      expect(await gauge("fiskal_receipts_late_delivery_past_deadline")).toBe(past);
+    } finally {
+      await cis.up();
+    }
   });
 
   it("timeout: issued without a JIR within the configured time, then delivered late", async () => {

@@ -5,15 +5,19 @@
 // For every route: 401 in the envelope with every header the OpenAPI document promises, the same
 // code, message and doc_url on /trpc; the per-IP 429 with Retry-After on both surfaces; 405 with
 // Allow for another method; for routes with a body 413 and 415; 400 validation_error for a body that
-// is not an object; and the document's responses listing what the route answers.
+// is not an object; and the document's responses listing what the route answers. REST runs each
+// procedure directly and /trpc through tRPC's caller: every route gives the same status, data or
+// error (code, message, details) and headers on both for the same input, and an answer that fails
+// its output schema is a 500 on both.
 import { randomUUID } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANONYMOUS_LIMITS } from "@fiskal/limits";
 import { appRouter } from "../src/router.ts";
 import { buildRouteTable, procedureMetas, type RouteInfo } from "../src/http/routes.ts";
+import { directCall } from "../src/trpc.ts";
 import { MAX_BODY_BYTES } from "../src/http/body.ts";
-import { docUrl, type ErrorCode } from "../src/errors.ts";
+import { ApiError, docUrl, type ErrorCode } from "../src/errors.ts";
 import { PORTAL, startHarness, timely, type Harness } from "./harness.ts";
 
 const table = buildRouteTable(appRouter);
@@ -101,8 +105,9 @@ function expectRateLimitHeaders(a: Answer) {
   expect(a.headers["x-ratelimit-limit"]).toMatch(/^\d+$/);
   expect(a.headers["x-ratelimit-remaining"]).toMatch(/^\d+$/);
   expect(Number(a.headers["x-ratelimit-reset"])).toBeGreaterThan(Date.now() / 1000 - 1);
-  expect(a.headers["ratelimit-policy"]).toMatch(/"burst";q=\d+;w=1/);
-  expect(a.headers["ratelimit"]).toMatch(/"burst";r=\d+;t=\d+/);
+  // an account's windows, or the address's anonymous ones ("ip:burst", …) for requests without a valid key
+  expect(a.headers["ratelimit-policy"]).toMatch(/"(ip:)?burst";q=\d+;w=1/);
+  expect(a.headers["ratelimit"]).toMatch(/"(ip:)?burst";r=\d+;t=\d+/);
   expect(a.headers["x-request-id"]).toMatch(/^req_[\w-]+$/);
 }
 
@@ -111,7 +116,9 @@ let key: string;
 let doc: any;
 beforeAll(async () => {
   h = await startHarness();
-  key = (await h.account({ plan: "ENTERPRISE", custom: { burst: 10_000, perMinute: 100_000, perDay: 1_000_000 } })).key;
+  // The fiscalize group (30/min by default) holds four routes here: room for every case of each.
+  const custom = { burst: 10_000, perMinute: 100_000, perDay: 1_000_000, endpoints: { fiscalize: 10_000 } };
+  key = (await h.account({ plan: "ENTERPRISE", custom })).key;
   doc = (await send(h.url, address(), "GET", "/v1/openapi.json")).body;
 });
 afterAll(() => h?.close());
@@ -212,13 +219,15 @@ describe.each(table.all.map((r) => [r.label, r] as const))("%s", (_label, route)
     expect(rest.body.error.message).toContain(rest.headers["retry-after"]);
     for (const name of documentedHeaders("429")) expect(rest.headers, name).toHaveProperty(name);
 
-    // the address is over its quota: /trpc refuses it too, before the key is looked at — even a valid one
+    // the address is over its quota: /trpc refuses it too
     const t = trpcCall(route.procedure, {});
     const trpc = await send(h.url, refused.from, t.method, t.path, t.body !== undefined ? { body: t.body } : {});
     expectTrpcError(trpc, rest);
     expect(trpc.headers["retry-after"]).toMatch(/^[1-9]\d*$/);
+    // a valid key from the same address is decided by its account's windows only
     const withKey = await send(h.url, refused.from, route.method, path, { key, ...(hasBody ? { body: "{}" } : {}) });
-    expectEnvelope(withKey, 429, "rate_limit_exceeded");
+    expect(withKey.status).not.toBe(429);
+    expect(withKey.headers["ratelimit-policy"]).toMatch(/^"burst";/);
   });
 
   it("405 with Allow for a method the path does not take; the same on /trpc", async () => {
@@ -268,5 +277,135 @@ describe.each(procedures.filter(([p]) => !table.byProcedure(p)).map(([p]) => [p]
     expect(a.status).toBe(401);
     expect(a.body.error.data).toMatchObject({ code: "unauthorized", httpStatus: 401, doc_url: docUrl(PORTAL, "unauthorized") });
     expectRateLimitHeaders(a);
+  });
+});
+
+/**
+ * Inputs that a procedure answers with data, for routes whose empty input is refused: with them the
+ * comparison below sees a success as well as a validation error. A route without one is compared
+ * on its empty input only.
+ */
+const SAMPLE_INPUTS: Record<string, Record<string, unknown>> = {
+  "oib.validate": { oib: "69435151530" },
+  "oib.validateBatch": { oibs: ["69435151530", "12345678901", "x"] },
+  "kpd.search": { q: "psenica" },
+  "kpd.batch": { codes: "62.10.11,01.11" },
+};
+
+/** The headers both surfaces set alike; the transport's own (Date, Content-Length, …) aside. */
+const COMPARED_HEADERS = [
+  "x-content-type-options",
+  "strict-transport-security",
+  "x-ratelimit-limit",
+  "ratelimit-policy",
+  "retry-after",
+  "idempotent-replayed",
+];
+const RATE_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "ratelimit-policy", "ratelimit", "x-request-id"];
+
+describe("REST runs each procedure directly", () => {
+  it("every route of the table, without tRPC's caller", () => {
+    const viaCaller = procedures
+      .filter(([path]) => table.byProcedure(path))
+      .filter(([path, , , procedure]) => directCall(procedure, path, { validateOutput: true }) === null)
+      .map(([path]) => path);
+    expect(viaCaller).toEqual([]);
+  });
+});
+
+describe.each(table.all.map((r) => [r.label, r] as const))("%s on REST and on /trpc", (_label, route) => {
+  const path = concrete(route);
+  // the path's parameters, which /trpc takes in its input
+  const values = path.split("/");
+  const params = Object.fromEntries(
+    route.path.split("/").flatMap((segment, i) => {
+      const m = /^\{(\w+)\}$/.exec(segment);
+      return m ? [[m[1]!, values[i]!] as const] : [];
+    }),
+  );
+  const inputs = [{}, ...(SAMPLE_INPUTS[route.procedure] ? [SAMPLE_INPUTS[route.procedure]!] : [])];
+
+  it.each(inputs.map((input) => [JSON.stringify(input), input] as const))("the same answer to %s: status, data or error with its details, headers", async (_name, sample) => {
+    // a fresh account per comparison: both calls see the same windows (the second has one more counted)
+    const { key: own } = await h.account({ plan: "ENTERPRISE", custom: { burst: 10_000, perMinute: 100_000, perDay: 1_000_000 } });
+    const input = { ...sample, ...params };
+    const rest =
+      route.method === "GET"
+        ? await send(h.url, address(), "GET", `${path}?${new URLSearchParams(sample as Record<string, string>)}`, { key: own })
+        : await send(h.url, address(), route.method, path, { key: own, body: JSON.stringify(sample) });
+    const t = trpcCall(route.procedure, input);
+    const trpc = await send(h.url, address(), t.method, t.path, { key: own, ...(t.body !== undefined ? { body: t.body } : {}) });
+
+    expect(trpc.status).toBe(rest.status);
+    if (rest.status === 200) {
+      expect(trpc.body.result.data).toEqual(rest.body);
+    } else {
+      expectTrpcError(trpc, rest);
+      expect({ message: trpc.body.error.data.message, details: trpc.body.error.data.details }).toEqual({
+        message: rest.body.error.message,
+        details: rest.body.error.details,
+      });
+      expect(rest.status).toBeLessThan(500);
+    }
+    for (const name of RATE_HEADERS) {
+      expect(rest.headers, name).toHaveProperty(name);
+      expect(trpc.headers, name).toHaveProperty(name);
+    }
+    for (const name of COMPARED_HEADERS) expect({ name, value: trpc.headers[name] }).toEqual({ name, value: rest.headers[name] });
+    // remaining: one request more counted by the second (a free status call counts none of the account's)
+    expect(Number(rest.headers["x-ratelimit-remaining"]) - Number(trpc.headers["x-ratelimit-remaining"])).toBe(route.statusLimits ? 0 : 1);
+    expect(rest.headers["content-type"]).toMatch(/^application\/json/);
+    expect(trpc.headers["content-type"]).toMatch(/^application\/json/);
+    // the one difference: a successful answer of an ETag route is cacheable on REST (tRPC's GET URL carries the input)
+    const etag = Boolean(route.etag) && rest.status === 200;
+    expect(rest.headers["etag"] !== undefined).toBe(etag);
+    expect(rest.headers["cache-control"]).toBe(etag ? "private, max-age=3600" : "no-store");
+    expect(trpc.headers["cache-control"]).toBe("no-store");
+    expect(trpc.headers["etag"]).toBeUndefined();
+    expect(rest.headers["transfer-encoding"]).toBeUndefined();
+    expect(Number(rest.headers["content-length"])).toBe(Buffer.byteLength(JSON.stringify(rest.body)));
+  });
+});
+
+describe("an answer that does not match its output schema", () => {
+  it("is a 500 internal_error on both surfaces, never the caller's validation_error (output validation runs in the tests)", async () => {
+    const kpd = h.api.services.kpd;
+    const original = kpd.get.bind(kpd);
+    kpd.get = (code: string) => {
+      const entry = original(code);
+      // a name that is not a string: the resolver passes it on, the output schema refuses it
+      return entry && { ...entry, name: 42 as unknown as string }; // deliberately not a string
+    };
+    try {
+      const rest = await send(h.url, address(), "GET", "/v1/kpd/62.10.11", { key });
+      expectEnvelope(rest, 500, "internal_error");
+      const t = trpcCall("kpd.get", { code: "62.10.11" });
+      const trpc = await send(h.url, address(), t.method, t.path, { key });
+      expectTrpcError(trpc, rest);
+      expect(trpc.body.error.data.message).toBe(rest.body.error.message);
+    } finally {
+      kpd.get = original;
+    }
+  });
+});
+
+describe("a header value Node refuses (CR LF in it)", () => {
+  it("is answered 500 internal_error without the header, and the server goes on answering", async () => {
+    const kpd = h.api.services.kpd;
+    const original = kpd.get.bind(kpd);
+    kpd.get = () => {
+      throw new ApiError("not_found", "Nema je.", undefined, { "X-Broken": "a\r\nInjected: 1" });
+    };
+    try {
+      const rest = await send(h.url, address(), "GET", "/v1/kpd/62.10.11", { key });
+      expectEnvelope(rest, 500, "internal_error");
+      expect(rest.headers["x-broken"]).toBeUndefined();
+      expect(rest.headers["injected"]).toBeUndefined();
+      expect(rest.headers["x-request-id"]).toMatch(/^req_[\w-]+$/);
+    } finally {
+      kpd.get = original;
+    }
+    const after = await send(h.url, address(), "GET", "/v1/kpd/62.10.11", { key });
+    expect(after.status).toBe(200);
   });
 });

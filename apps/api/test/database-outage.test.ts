@@ -76,7 +76,7 @@ describe("database unreachable during authentication", () => {
       for (let i = 0; i < ANONYMOUS_LIMITS.burst + 3; i++) {
         const r = await callFrom(guesser, h.url, "GET", "/v1/kpd/62", { key: unknownKey });
         expectUnavailable(r);
-        expect(r.headers.get("ratelimit-policy")).toContain(`"minute";q=${ANONYMOUS_LIMITS.perMinute};w=60`);
+        expect(r.headers.get("ratelimit-policy")).toContain(`"ip:minute";q=${ANONYMOUS_LIMITS.perMinute};w=60`);
       }
       expect(await minuteRemaining(guesser)).toBe(ANONYMOUS_LIMITS.perMinute);
 

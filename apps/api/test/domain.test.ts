@@ -1,7 +1,7 @@
 // Fiscalization, e-invoices, idempotency, account scoping and metering through the real server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { usageSummary } from "@fiskal/usage";
-import { createCisSimulator } from "@fiskal/fiscal";
+import { createCisSimulator, type CisSimulator } from "@fiskal/fiscal";
 import { call, timely, startHarness, trpcClient, VALID_OIB, type Harness } from "./harness.ts";
 
 let h: Harness;
@@ -18,7 +18,7 @@ afterAll(() => h.close());
 let receiptNo = 100;
 const receipt = (over: Record<string, unknown> = {}) => ({
   oib: VALID_OIB,
-  issued_at: "2026-11-21T10:15:00+01:00",
+  issued_at: new Date().toISOString(),
   number: String(receiptNo++),
   premises: "POSL1",
   device: "1",
@@ -35,6 +35,7 @@ const einvoice = (number: string, over: Record<string, unknown> = {}) => ({
   issue_date: "2026-11-21",
   seller: { oib: VALID_OIB, name: "Prodavatelj d.o.o.", iban: "HR1210010051863000160" },
   buyer: { oib: "94577403194", name: "Kupac d.o.o." },
+  operator: { name: "Ana Horvat", oib: "12345678903" },
   lines: [
     { description: "Razvoj aplikacije", quantity: "10", unit: "HUR", unit_price: "50.00", vat_rate: "25", kpd: "62.10.11", line_total: "500.00" },
     { description: "Pšenica", quantity: "2", unit: "KGM", unit_price: "1.25", vat_rate: "5", kpd: "01.11.11", line_total: "2.50" },
@@ -94,7 +95,7 @@ describe("fiscalization", () => {
   });
 
   it("issues the receipt with its ZKI when the tax authority fails; a retry replays it and late delivery gets the JIR", async () => {
-    const cis = h.api.services.taxAuthority as unknown as { inject(f: { failNext: number }): void };
+    const cis = h.api.services.taxAuthority as CisSimulator;
     cis.inject({ failNext: 1 });
     const body = receipt();
     const headers = { "idempotency-key": `cis-down-${body.number}` };

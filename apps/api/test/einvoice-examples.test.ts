@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIntermediarySimulator, runOfficialValidators, type Intermediary } from "@fiskal/fiscal";
-import { call, startHarness, type Harness } from "./harness.ts";
+import { call, startHarness, VALID_OIB, type Harness } from "./harness.ts";
 
 const EXAMPLES = new URL("../../../examples/einvoices/", import.meta.url);
 const files = readdirSync(EXAMPLES)
@@ -18,13 +18,24 @@ const example = (file: string): Body => JSON.parse(readFileSync(new URL(file, EX
 // the document on its way, as a broken sender would.
 let tamper: ((ubl: string) => string) | null = null;
 const simulator = createIntermediarySimulator({ latencyMs: [1, 5], perSecond: 1_000 });
-const intermediary: Intermediary = { send: (req) => simulator.send(tamper ? { ...req, ubl: tamper(req.ubl) } : req) };
+let sends = 0;
+const intermediary: Intermediary = {
+  send: (req) => {
+    sends++;
+    return simulator.send(tamper ? { ...req, ubl: tamper(req.ubl) } : req);
+  },
+};
 
 let h: Harness;
 let a: { id: string; key: string };
+const sellers = new Map<string, { id: string; key: string }>();
 beforeAll(async () => {
   h = await startHarness({ config: { intermediary } });
   a = await h.account({ plan: "ENTERPRISE", custom: { burst: 500, perMinute: 5_000, perDay: 100_000 }, name: "Primjeri d.o.o." });
+  // A seller's e-invoices go out from its own account (its certificate is the seller's, checked before sending).
+  for (const oib of new Set(files.map((f) => example(f).seller.oib as string))) {
+    sellers.set(oib, oib === VALID_OIB ? a : await h.account({ plan: "ENTERPRISE", custom: { burst: 500, perMinute: 5_000, perDay: 100_000 }, name: `Primjeri ${oib}` }));
+  }
 });
 afterAll(() => h?.close());
 
@@ -56,11 +67,12 @@ describe("examples/einvoices", () => {
       const documents: { file: string; ubl: string; type: string }[] = [];
       for (const file of files) {
         const body = example(file);
-        const r = await send(body);
+        const owner = sellers.get(body.seller.oib)!;
+        const r = await call(h.url, "POST", "/v1/einvoices/send", { key: owner.key, body });
         expect(r.status, `${file}: ${r.text}`).toBe(200);
         expect(r.body).toMatchObject({ number: body.number, document_type: body.document_type, status: "accepted", rejection: null });
         expect(r.body.issue_time).toBe(body.issue_time);
-        const got = await call(h.url, "GET", `/v1/einvoices/${r.body.id}`, { key: a.key });
+        const got = await call(h.url, "GET", `/v1/einvoices/${r.body.id}`, { key: owner.key });
         expect(got.status, got.text).toBe(200);
         documents.push({ file, ubl: got.body.ubl, type: body.document_type });
       }
@@ -103,19 +115,32 @@ describe("strict input and the rules checked before sending", () => {
     expect(await stored(nested.number)).toBe(0);
   });
 
-  it("refuses a credit note without the invoice it credits (BG-3), and one whose reference has no date", async () => {
+  it("refuses a credit note without the invoice it credits (BG-3, FISKAL-BILLING-REFERENCE), and one whose reference has no date", async () => {
     const body: Body = { ...example("07-credit-note.json"), number: "CN-NOREF-1" };
     delete body.billing_references;
     const r = await send(body);
     expect(r.status, r.text).toBe(400);
-    expect(r.body.error.details).toContainEqual(expect.objectContaining({ path: "billing_references", rule: "BG-3" }));
+    expect(r.body.error.details).toContainEqual(expect.objectContaining({ path: "billing_references", rule: "FISKAL-BILLING-REFERENCE" }));
     const corrective = { ...example("08-corrective.json"), number: "COR-NOREF-1", billing_references: [] };
-    expect(rules(await send(corrective))).toContain("BG-3");
+    expect(rules(await send(corrective))).toContain("FISKAL-BILLING-REFERENCE");
     const noDate = { ...example("07-credit-note.json"), number: "CN-NODATE-1", billing_references: [{ number: "2026-101-1" }] };
     const d = await send(noDate);
     expect(d.status).toBe(400);
     expect(detailPaths(d)).toContain("billing_references.0.issue_date");
     expect(await stored("CN-NOREF-1")).toBe(0);
+  });
+
+  it("requires the operator who issued the document (HR-BT-4, HR-BT-5): 400 without it, nothing stored or sent", async () => {
+    const body = base();
+    delete body.operator;
+    const sentBefore = sends;
+    const r = await send(body);
+    expect(r.status, r.text).toBe(400);
+    expect(r.body.error.code).toBe("validation_error");
+    expect(detailPaths(r)).toEqual(["operator"]);
+    expect(await stored(body.number)).toBe(0);
+    expect(sends).toBe(sentBefore);
+    for (const file of files) expect(example(file).operator?.oib, file).toMatch(/^\d{11}$/);
   });
 
   it('refuses the unit "KOM" with BR-CL-23 and names the code to use', async () => {

@@ -17,7 +17,7 @@ import { createAccount, createApiKey, revokeApiKey } from "@fiskal/accounts";
 import { createCisSimulator, createIntermediarySimulator } from "@fiskal/fiscal";
 import { ENDPOINT_GROUPS } from "@fiskal/limits";
 import { ERROR_STATUS } from "../src/errors.ts";
-import { buildRouteTable } from "../src/http/routes.ts";
+import { buildRouteTable, procedureMetas } from "../src/http/routes.ts";
 import { appRouter } from "../src/router.ts";
 import { PORTAL, startHarness, VALID_OIB, type Harness } from "./harness.ts";
 
@@ -33,7 +33,7 @@ interface Operation {
   params: { name: string; in: string; required?: boolean; schema: Json }[];
   body?: Json;
   procedure?: string;
-  procedureType?: "query" | "mutation";
+  procedureType?: "query" | "mutation" | "subscription";
 }
 
 interface FuzzRequest {
@@ -58,6 +58,8 @@ let keys: { valid: string; revoked: string; tiny: string };
 let ops: Operation[];
 let db: pg.Client;
 let nextAddress = 0;
+/** Documents of the fuzz account (an issued and a received e-invoice), so that routes taking an id reach past the look-up. */
+const KNOWN_IDS = ["0193b7f2-0000-7000-8000-00000000f001", "0193b7f2-0000-7000-8000-00000000f002"];
 
 beforeAll(async () => {
   h = await startHarness({
@@ -81,10 +83,16 @@ beforeAll(async () => {
   const tinyAccount = await createAccount(prisma, { name: "Malen d.o.o.", plan: "ENTERPRISE", custom: { burst: 2, perMinute: 1_000, perDay: 100_000 } });
   const tiny = await createApiKey(prisma, tinyAccount.id, "tiny");
   keys = { valid: valid.key, revoked: revoked.key, tiny: tiny.key };
+  await prisma.eInvoice.create({
+    data: { id: KNOWN_IDS[0], accountId: account.id, number: "FZ-ZNANI", sellerOib: VALID_OIB, buyerOib: "94577403194", issueDate: "2026-11-02", currency: "EUR", totalNet: 100, totalTax: 25, totalGross: 125, ubl: "<Invoice/>", status: "accepted", intermediaryId: "fz-znani", request: {} },
+  });
+  await prisma.receivedEInvoice.create({
+    data: { id: KNOWN_IDS[1], accountId: account.id, messageId: "fz-znani", number: "UL-ZNANI", documentType: "380", sellerOib: "94577403194", buyerOib: VALID_OIB, issueDate: "2026-11-02", currency: "EUR", ubl: "<Invoice/>", ublSha256: "0".repeat(64), validationStatus: "valid", validation: { checked: [], violations: [] } },
+  });
 
   const doc = (await send({ method: "GET", path: "/v1/openapi.json", headers: {}, how: [] })).body as Json;
   const table = buildRouteTable(appRouter);
-  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: "query" | "mutation" } }>;
+  const procedureTypes = new Map(procedureMetas(appRouter).map(([path, , type]) => [path, type]));
   ops = [];
   for (const [path, methods] of Object.entries<Json>(doc.paths)) {
     for (const [method, op] of Object.entries<Json>(methods)) {
@@ -95,7 +103,7 @@ beforeAll(async () => {
         params: op.parameters ?? [],
         body: op.requestBody?.content?.["application/json"]?.schema,
         procedure: route?.procedure,
-        procedureType: route ? procedures[route.procedure]?._def.type : undefined,
+        procedureType: route ? procedureTypes.get(route.procedure) : undefined,
       });
     }
   }
@@ -141,7 +149,7 @@ function send(req: FuzzRequest): Promise<FuzzResponse> {
 function problemsOf(req: FuzzRequest, res: FuzzResponse): string[] {
   const problems: string[] = [];
   const h = res.headers;
-  const one = (name: string) => (Array.isArray(h[name]) ? (h[name] as string[])[0] : (h[name] as string | undefined));
+  const one = (name: string) => (Array.isArray(h[name]) ? h[name][0] : h[name]);
   if (res.status >= 500) problems.push(`status ${res.status}`);
   if (!/^req_[\w-]+$/.test(one("x-request-id") ?? "")) problems.push("no X-Request-Id");
   for (const name of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) {
@@ -297,7 +305,7 @@ function fromSchema(s: Json | undefined, depth = 0): fc.Arbitrary<unknown> {
 const knownGood: Record<string, fc.Arbitrary<unknown>> = {
   "POST /v1/invoices/fiscalize": fc.record({
     oib: fc.constant(VALID_OIB),
-    issued_at: fc.constant("2026-11-21T10:15:00+01:00"),
+    issued_at: fc.constant(new Date().toISOString()),
     number: fc.integer({ min: 1, max: 5_000 }).map(asText),
     premises: fc.constantFrom("POSL1", "FUZZ"),
     device: fc.constant("1"),
@@ -312,6 +320,7 @@ const knownGood: Record<string, fc.Arbitrary<unknown>> = {
     issue_date: "2026-11-21",
     seller: { oib: VALID_OIB, name: "Prodavatelj d.o.o.", iban: "HR1210010051863000160" },
     buyer: { oib: "94577403194", name: "Kupac d.o.o." },
+    operator: { name: "Ana Horvat", oib: "12345678903" },
     lines: [{ description: "Razvoj aplikacije", quantity: "10", unit: "HUR", unit_price: "50.00", vat_rate: "25", kpd: "62.10.11", line_total: "500.00" }],
     totals: { net: "500.00", vat: "125.00", gross: "625.00" },
   })),
@@ -548,7 +557,12 @@ const restCase = fc
     return fc.record({
       op: fc.constant(op),
       method: fc.oneof({ weight: 8, arbitrary: fc.constant(op.method) }, { weight: 1, arbitrary: otherMethod }),
-      pathValues: fc.tuple(...pathParams.map((p) => fc.oneof({ weight: 3, arbitrary: fromSchema(p.schema) }, { weight: 1, arbitrary: oddValue }).map(asText)), fc.constant("")),
+      pathValues: fc.tuple(
+        ...pathParams.map((p) =>
+          fc.oneof({ weight: 3, arbitrary: fromSchema(p.schema) }, { weight: 1, arbitrary: oddValue }, { weight: p.name === "id" ? 2 : 0, arbitrary: fc.constantFrom(...KNOWN_IDS) }).map(asText),
+        ),
+        fc.constant(""),
+      ),
       query: fc.tuple(
         ...queryParams.map((p) => fc.option(fc.oneof({ weight: 3, arbitrary: fromSchema(p.schema) }, { weight: 1, arbitrary: oddValue }).map(asText), { nil: undefined, freq: 4 })),
         fc.constant(undefined),
@@ -570,7 +584,7 @@ const restCase = fc
     let path = c.op.path.replace(/\{(\w+)\}/g, () => pct(c.pathValues[i++] ?? ""));
     const q = c.op.params
       .filter((p) => p.in === "query")
-      .map((p, j) => (c.query[j] === undefined ? null : `${pct(p.name)}=${pct(c.query[j]!)}`))
+      .map((p, j) => (c.query[j] === undefined ? null : `${pct(p.name)}=${pct(c.query[j])}`))
       .filter(Boolean);
     if (c.extraQuery) q.push(`${pct(c.extraQuery[0])}=${pct(c.extraQuery[1])}`);
     path += c.suffix;

@@ -114,7 +114,7 @@ describe("headers and the error envelope", () => {
     expect(r.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
   });
 
-  it("unauthenticated callers are throttled per IP so keys cannot be guessed at speed", async () => {
+  it("requests without a valid key are throttled per IP; a valid key from that address is not", async () => {
     const guesser = "127.0.0.77";
     const statuses: number[] = [];
     for (let i = 0; i < 40; i++) {
@@ -123,12 +123,10 @@ describe("headers and the error envelope", () => {
     }
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
     expect(statuses).toContain(429);
-    // Over its quota the address is refused before its key is even looked at: a correct guess
-    // looks exactly like a wrong one.
+    // A valid key is decided by its account's windows alone: tenants sharing the address are not
+    // blocked by another's traffic (a 32-character key is not guessed at any speed).
     const valid = await callFrom(guesser, h.url, "GET", "/v1/kpd/62", { key });
-    expect(valid.status).toBe(429);
-    expect(valid.body.error.code).toBe("rate_limit_exceeded");
-    expect(valid.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(valid.status).toBe(200);
     // Another address with the same key is unaffected.
     expect((await callFrom("127.0.0.78", h.url, "GET", "/v1/kpd/62", { key })).status).toBe(200);
   });

@@ -5,7 +5,7 @@ import path from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@fiskal/db";
-import { createAnswerJournal, createReconciler, type UpstreamAnswer } from "../src/journal.ts";
+import { createAnswerJournal, createReconciler, type UpstreamAnswer } from "../src/records/journal.ts";
 
 const log = pino({ level: "silent" });
 let dir: string;
@@ -43,7 +43,7 @@ describe("answer journal", () => {
     await writeFile(path.join(shared, "invoice-0195b2a4-0000-7000-8000-00000000000c.json.conflict"), "{}");
     expect(await theirs.entries()).toEqual([]);
     // No database call happens for entries that are not this database's.
-    const db = new Proxy({}, { get: () => { throw new Error("the database must not be used"); } }) as unknown as Db;
+    const db = new Proxy({} as Db, { get: () => { throw new Error("the database must not be used"); } });
     expect(await createReconciler({ db, journal: theirs, log }).runOnce()).toEqual({ stored: 0, waiting: 0 });
     expect((await mine.entries()).map((e) => e.entry.id)).toEqual(["0195b2a4-0000-7000-8000-00000000000b"]);
   });

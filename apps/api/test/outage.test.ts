@@ -18,7 +18,7 @@ async function freePort(): Promise<number> {
 function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "pipe" });
   return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (d: Buffer) => {
+    child.stdout.on("data", (d: Buffer) => {
       if (d.toString().includes("Ready to accept connections")) resolve(child);
     });
     child.once("error", reject);

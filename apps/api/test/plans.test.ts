@@ -50,7 +50,7 @@ describe("custom limits", () => {
       const zodOk = CustomLimitsBounds.safeParse(c).success;
       let assertOk = true;
       try {
-        assertLimits(c as never);
+        assertLimits(c);
       } catch (err) {
         expect(err).toBeInstanceOf(InvalidLimitsError);
         assertOk = false;

@@ -131,13 +131,14 @@ export function rawExchange(
       finish();
     });
     socket.on("error", () => {});
-    socket.on("connect", async () => {
+    const send = async () => {
       started = performance.now();
       for (const c of chunks) {
         if (done) return;
         if (typeof c === "number") await new Promise((r) => setTimeout(r, c));
         else socket.write(typeof c === "string" ? Buffer.from(c, "latin1") : c);
       }
-    });
+    };
+    socket.on("connect", () => void send());
   });
 }

@@ -28,10 +28,19 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+// Receipts are issued now (a minute ago, whole seconds): older ones are late deliveries or refused.
+const ISSUED = new Date(Math.floor((Date.now() - 60_000) / 1000) * 1000);
+const zagreb = (d: Date) => {
+  const f = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Zagreb", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+  const p = Object.fromEntries(f.formatToParts(d).map((x) => [x.type, x.value]));
+  return { datv: `${p.year}${p.month}${p.day}_${p.hour}${p.minute}`, datVrijeme: `${p.day}.${p.month}.${p.year}T${p.hour}:${p.minute}:${p.second}`, day: `${Number(p.day)}\\. ${Number(p.month)}\\. ${p.year}\\.` };
+};
+const Z = zagreb(ISSUED);
+
 let receiptNo = 1;
 const receipt = (over: Record<string, unknown> = {}) => ({
   oib: VALID_OIB,
-  issued_at: "2026-11-21T10:15:00+01:00",
+  issued_at: ISSUED.toISOString(),
   number: String(receiptNo++),
   premises: "RCPT1",
   device: "1",
@@ -91,7 +100,7 @@ describe("the receipt model", () => {
       storno_of: null,
     });
     expect(r.body.jir).toMatch(/^[0-9a-f-]{36}$/);
-    expect(r.body.qr_url).toBe(`https://porezna.gov.hr/rn?jir=${r.body.jir}&datv=20261121_1015&izn=14137`);
+    expect(r.body.qr_url).toBe(`https://porezna.gov.hr/rn?jir=${r.body.jir}&datv=${Z.datv}&izn=14137`);
     const got = await call(h.url, "GET", `/v1/invoices/${r.body.id}`, { key: a.key });
     expect(got.body).toEqual(r.body);
 
@@ -104,7 +113,7 @@ describe("the receipt model", () => {
     expect(req.racun).toMatchObject({
       Oib: VALID_OIB,
       USustPdv: true,
-      DatVrijeme: "21.11.2026T10:15:00",
+      DatVrijeme: Z.datVrijeme,
       OznSlijed: "N",
       BrRac: { BrOznRac: body.number, OznPosPr: "RCPT1", OznNapUr: "1" },
       Pdv: [
@@ -186,12 +195,53 @@ describe("the receipt model", () => {
     expect(await count()).toBe(before);
   });
 
+  it("refuses a VAT rate that is not in force on the receipt's date, e.g. 10 % (400, nothing written or sent)", async () => {
+    const before = await count();
+    const sentBefore = sent.length;
+    const r = await fiscalize(a.key, receipt({ total: "110.00", vat: [{ rate: "10", base: "100.00", amount: "10.00" }] }));
+    expect(r.status, r.text).toBe(400);
+    expect(r.body.error.code).toBe("validation_error");
+    expect(r.body.error.details).toEqual([{ path: "vat.0.rate", message: expect.stringMatching(new RegExp(`^Stopa PDV-a 10\\.00 % ne vrijedi na dan ${Z.day}`)) }]);
+    expect(await count()).toBe(before);
+    expect(sent.length).toBe(sentBefore);
+    const ok = await fiscalize(a.key, receipt({ total: "113.00", vat: [{ rate: "13", base: "100.00", amount: "13.00" }] }));
+    expect(ok.status, ok.text).toBe(200);
+  });
+
   it("sends a re-entered paragon receipt as a late delivery", async () => {
     const body = receipt({ paragon_number: "123/458/5" });
     const r = await fiscalize(a.key, body);
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({ paragon_number: "123/458/5", late_delivery: true });
     expect(sent.find((s) => s.receipt.number === body.number)!.racun).toMatchObject({ ParagonBrRac: "123/458/5", NakDost: true });
+  });
+
+  it("sends a receipt issued more than 5 minutes before it arrives as a late delivery (NakDost), one within them on time", async () => {
+    const late = receipt({ issued_at: new Date(Date.now() - 10 * 60_000).toISOString() });
+    const r = await fiscalize(a.key, late);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ status: "fiscalized", late_delivery: true });
+    expect(sent.find((s) => s.receipt.number === late.number)!.racun).toMatchObject({ NakDost: true });
+    expect(await h.api.services.db.invoice.findUniqueOrThrow({ where: { id: r.body.id } })).toMatchObject({ lateDelivery: true });
+
+    const onTime = receipt({ issued_at: new Date(Date.now() - 3 * 60_000).toISOString() });
+    const t = await fiscalize(a.key, onTime);
+    expect(t.status, t.text).toBe(200);
+    expect(t.body).toMatchObject({ late_delivery: false });
+    expect(sent.find((s) => s.receipt.number === onTime.number)!.racun).toMatchObject({ NakDost: false });
+  });
+
+  it("refuses a receipt past the legal window for late delivery (two working days): 400, nothing written or sent", async () => {
+    for (const issuedAt of [new Date(Date.now() - 10 * 86_400_000).toISOString(), "2024-01-01T10:00:00+01:00"]) {
+      const before = await count();
+      const sentBefore = sent.length;
+      const r = await fiscalize(a.key, receipt({ issued_at: issuedAt }));
+      expect(r.status, r.text).toBe(400);
+      expect(r.body.error.details).toEqual([{ path: "issued_at", message: expect.stringMatching(/naknadno dostaviti .* najkasnije .*taj je rok istekao/) }]);
+      expect(await count()).toBe(before);
+      expect(sent.length).toBe(sentBefore);
+    }
+    expect((await fiscalize(a.key, receipt({ issued_at: "2024-01-01T10:00:00+01:00" }))).body.error.details[0].message).toContain("najkasnije 3. 1. 2024.");
   });
 });
 
@@ -239,11 +289,11 @@ describe("QR code", () => {
   };
 
   it("renders the receipt's QR code as PNG and SVG, holding the link of the receipt", async () => {
-    const r = await fiscalize(a.key, receipt({ total: "1525.99", issued_at: "2026-09-21T06:30:00+02:00" }));
+    const r = await fiscalize(a.key, receipt({ total: "1525.99" }));
     const png = await call(h.url, "GET", `/v1/invoices/${r.body.id}/qr?format=png&size=400`, { key: a.key });
     expect(png.status, png.text).toBe(200);
     expect(png.body).toMatchObject({ id: r.body.id, format: "png", content_type: "image/png", url: r.body.qr_url });
-    expect(r.body.qr_url).toBe(`https://porezna.gov.hr/rn?jir=${r.body.jir}&datv=20260921_0630&izn=152599`);
+    expect(r.body.qr_url).toBe(`https://porezna.gov.hr/rn?jir=${r.body.jir}&datv=${Z.datv}&izn=152599`);
     expect(PNG.sync.read(Buffer.from(png.body.data, "base64")).width).toBe(400);
     expect(decodePng(png.body.data)).toBe(r.body.qr_url);
     expect(png.body.data_uri).toBe(`data:image/png;base64,${png.body.data}`);
@@ -263,7 +313,7 @@ describe("QR code", () => {
     const r = await fiscalize(a.key, receipt({ total: "5.10" }));
     await h.api.services.db.invoice.update({ where: { id: r.body.id }, data: { jir: null, status: "pending" } });
     const qr = await call(h.url, "GET", `/v1/invoices/${r.body.id}/qr?format=png`, { key: a.key });
-    expect(qr.body.url).toBe(`https://porezna.gov.hr/rn?zki=${r.body.zki}&datv=20261121_1015&izn=510`);
+    expect(qr.body.url).toBe(`https://porezna.gov.hr/rn?zki=${r.body.zki}&datv=${Z.datv}&izn=510`);
     expect(decodePng(qr.body.data)).toBe(qr.body.url);
   });
 

@@ -28,7 +28,7 @@ let afterFiscalize: ((jir: string) => void) | null = null;
 
 beforeAll(async () => {
   journalDir = await mkdtemp(path.join(tmpdir(), "fiskal-journal-"));
-  h = await startHarness({ config: { journalDir, reconcileIntervalMs: 100 } as Partial<ApiConfig> });
+  h = await startHarness({ config: { journalDir, reconcileIntervalMs: 100 } });
   a = await h.account(ENTERPRISE);
   const cis = h.api.services.taxAuthority;
   const fiscalize = cis.fiscalize.bind(cis);
@@ -111,7 +111,7 @@ async function until<T>(probe: () => Promise<T | null | undefined | false>, what
 let receiptNo = 7000;
 const receipt = (over: Record<string, unknown> = {}) => ({
   oib: VALID_OIB,
-  issued_at: "2026-11-21T10:15:00+01:00",
+  issued_at: new Date().toISOString(),
   number: String(receiptNo++),
   premises: "POSL7",
   device: "1",
@@ -128,6 +128,7 @@ const einvoice = (over: Record<string, unknown> = {}) => ({
   issue_date: "2026-11-21",
   seller: { oib: VALID_OIB, name: "Prodavatelj d.o.o." },
   buyer: { oib: "94577403194", name: "Kupac d.o.o." },
+  operator: { name: "Ana Horvat", oib: "12345678903" },
   lines: [{ description: "Usluga", quantity: "1", unit: "H87", unit_price: "100.00", vat_rate: "25", kpd: "62.10.11", line_total: "100.00" }],
   totals: { net: "100.00", vat: "25.00", gross: "125.00" },
   ...over,
@@ -163,11 +164,12 @@ describe("validation before anything is recorded or sent", () => {
     expect(await h.api.services.db.idempotencyRecord.count({ where: { key: { startsWith: "bad-date-" } } })).toBe(0);
   });
 
-  it("accepts the first day of fiscalization and a till clock a little ahead", async () => {
-    for (const issued_at of ["2013-01-01T00:00:00+01:00", new Date(Date.now() + 60_000).toISOString()]) {
-      const r = await call(h.url, "POST", "/v1/invoices/fiscalize", { key: a.key, body: receipt({ issued_at }) });
-      expect(r.status, r.text).toBe(200);
-    }
+  it("accepts a till clock a little ahead; the first day of fiscalization passes the date bounds but is past the late-delivery window", async () => {
+    const ahead = await call(h.url, "POST", "/v1/invoices/fiscalize", { key: a.key, body: receipt({ issued_at: new Date(Date.now() + 60_000).toISOString() }) });
+    expect(ahead.status, ahead.text).toBe(200);
+    const first = await call(h.url, "POST", "/v1/invoices/fiscalize", { key: a.key, body: receipt({ issued_at: "2013-01-01T00:00:00+01:00" }) });
+    expect(first.status, first.text).toBe(400);
+    expect(first.body.error.details).toEqual([{ path: "issued_at", message: expect.stringContaining("najkasnije 3. 1. 2013.") }]);
   });
 
   it("refuses e-invoice issue dates ahead of today or past 2099 and due dates past 2099, and sends nothing", async () => {
@@ -282,7 +284,7 @@ describe("fiscalization is recorded before it is sent", () => {
     expect(await h.api.services.db.invoice.count({ where: { accountId: a.id, number: body.number } })).toBe(1);
   });
 
-  it("never submits a receipt again whose answer was lost on the way back", async () => {
+  it("never submits a receipt again as new whose answer was lost on the way back; after its lease it is delivered late with NakDost", async () => {
     const body = receipt();
     const headers = { "idempotency-key": `lost-${body.number}` };
     const before = cisCalls;
@@ -290,30 +292,39 @@ describe("fiscalization is recorded before it is sent", () => {
       throw new Error("connection reset after the request was sent");
     };
     const first = await call(h.url, "POST", "/v1/invoices/fiscalize", { key: a.key, body, headers });
-    expect(first.status).toBe(500);
+    // The outcome is unknown, and the answer says so (never 503 "nothing happened").
+    expect(first.status).toBe(504);
+    expect(first.body.error.code).toBe("outcome_unknown");
+    expect(first.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+    const id = first.body.error.details.id as string;
     const withKey = await call(h.url, "POST", "/v1/invoices/fiscalize", { key: a.key, body, headers });
     expect(withKey.status).toBe(409);
-    expect(withKey.body.error.code).toBe("idempotency_conflict");
+    expect(withKey.body.error).toMatchObject({ code: "idempotency_conflict", details: { reason: "in_progress" } });
     const withoutKey = await call(h.url, "POST", "/v1/invoices/fiscalize", { key: a.key, body });
     expect(withoutKey.status).toBe(409);
-    expect(withoutKey.body.error.code).toBe("conflict");
+    expect(withoutKey.body.error).toMatchObject({ code: "conflict", details: { reason: "in_progress", id } });
     expect(cisCalls - before).toBe(1);
     const rows = await h.api.services.db.invoice.findMany({ where: { accountId: a.id, number: body.number } });
-    expect(rows.map((r) => r.status)).toEqual(["pending"]);
+    expect(rows.map((r) => [r.id, r.status, r.deliveryAttempts])).toEqual([[id, "pending", 0]]);
+    expect(rows[0]!.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now());
 
-    // Minutes later nobody is working on it any more: both answers say the outcome is unknown, and
-    // a new key does not send it either.
-    await sql(h.databaseUrl, `UPDATE "IdempotencyRecord" SET "createdAt" = now() - interval '3 minutes' WHERE key = $1`, [headers["idempotency-key"]]);
-    await sql(h.databaseUrl, `UPDATE "Invoice" SET "createdAt" = now() - interval '3 minutes' WHERE id = $1`, [rows[0]!.id]);
+    // The first call's lease ends without an answer: the retry with the key takes the receipt over
+    // and delivers it late (NakDost), once, and replays what that brought.
+    await sql(h.databaseUrl, `UPDATE "Invoice" SET "nextAttemptAt" = now() - interval '1 second' WHERE id = $1`, [id]);
+    let resent: FiscalizeRequest | null = null;
+    onFiscalize = async (req) => {
+      resent = req;
+    };
     const later = await call(h.url, "POST", "/v1/invoices/fiscalize", { key: a.key, body, headers });
-    expect(later.status).toBe(409);
-    expect(later.body.error.details).toEqual({ reason: "outcome_unknown" });
-    expect(later.headers.get("retry-after")).toBeNull();
+    expect(later.status).toBe(200);
+    expect(later.headers.get("idempotent-replayed")).toBe("true");
+    expect(later.body).toMatchObject({ id, status: "fiscalized", late_delivery: true });
+    expect((resent as FiscalizeRequest | null)?.racun?.NakDost).toBe(true);
+    expect(cisCalls - before).toBe(2);
     const newKey = await call(h.url, "POST", "/v1/invoices/fiscalize", { key: a.key, body, headers: { "idempotency-key": `lost-again-${body.number}` } });
     expect(newKey.status).toBe(409);
-    expect(newKey.body.error).toMatchObject({ code: "conflict", details: { reason: "outcome_unknown", id: rows[0]!.id } });
-    expect(newKey.headers.get("retry-after")).toBeNull();
-    expect(cisCalls - before).toBe(1);
+    expect(newKey.body.error).toMatchObject({ code: "conflict", details: { reason: "fiscalized", id, jir: later.body.jir } });
+    expect(cisCalls - before).toBe(2);
   });
 });
 

@@ -1,5 +1,5 @@
-// The API prunes request-log events past USAGE_EVENT_RETENTION_DAYS at start and hourly; the hourly
-// rollup behind the dashboard keeps them counted.
+// The API drops the request log's daily partitions past USAGE_EVENT_RETENTION_DAYS at start and
+// hourly; the hourly rollup behind the dashboard keeps their events counted.
 import { randomBytes } from "node:crypto";
 import pino from "pino";
 import { afterAll, expect, it } from "vitest";
@@ -59,9 +59,9 @@ it("deletes events older than the retention period when it starts; the hourly hi
   expect(Number(hours.n)).toBe(ages.length);
 });
 
-it("reads the retention from USAGE_EVENT_RETENTION_DAYS: 90 days by default, 1 to 3650", () => {
+it("reads the retention from USAGE_EVENT_RETENTION_DAYS: 30 days by default, 1 to 3650", () => {
   const env = (vars: Record<string, string>) => loadEnv(vars as NodeJS.ProcessEnv);
-  expect(env({}).USAGE_EVENT_RETENTION_DAYS).toBe(90);
+  expect(env({}).USAGE_EVENT_RETENTION_DAYS).toBe(30);
   expect(env({ USAGE_EVENT_RETENTION_DAYS: "7" }).USAGE_EVENT_RETENTION_DAYS).toBe(7);
   expect(() => env({ USAGE_EVENT_RETENTION_DAYS: "0" })).toThrow(/USAGE_EVENT_RETENTION_DAYS/);
   expect(() => env({ USAGE_EVENT_RETENTION_DAYS: "ninety" })).toThrow(/USAGE_EVENT_RETENTION_DAYS/);

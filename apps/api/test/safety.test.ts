@@ -23,7 +23,7 @@ afterAll(() => h.close());
 
 const receipt = () => ({
   oib: VALID_OIB,
-  issued_at: "2026-11-21T10:15:00+01:00",
+  issued_at: new Date().toISOString(),
   number: String(receiptNo++),
   premises: "POSL9",
   device: "1",
@@ -107,6 +107,7 @@ describe("e-invoices with one number", () => {
       issue_date: "2026-11-21",
       seller: { oib: VALID_OIB, name: "Prodavatelj d.o.o." },
       buyer: { oib: "94577403194", name: "Kupac d.o.o." },
+      operator: { name: "Ana Horvat", oib: "12345678903" },
       lines: [{ description: "Usluga", quantity: "1", unit: "H87", unit_price: "100.00", vat_rate: "25", kpd: "62.10.11", line_total: "100.00" }],
       totals: { net: "100.00", vat: "25.00", gross: "125.00" },
     };

@@ -79,6 +79,10 @@ export function answerClientErrors(server: Server, deps: ClientErrorDeps): void 
       else current.fail(error, headers);
       return;
     }
+    // The socket is ours to answer and close. Node ends its side as soon as the client half-closes
+    // (FIN right after the bad request line), before the per-IP decision lets us write: that
+    // handler goes, so a client that half-closes gets the same answer as one that waits.
+    socket.removeAllListeners("end");
     // A HEAD request gets the status and headers only, as always.
     const head = failingLine(err).startsWith("HEAD ");
     const write = () => void answerOnSocket(deps, socket, socket.remoteAddress ?? "unknown", error, headers, head);

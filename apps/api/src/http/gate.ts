@@ -1,7 +1,8 @@
 // The gate every /v1 and /trpc request passes: authenticate, decide every window, set the headers.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import {
   ANONYMOUS_LIMITS,
+  anonymousDecision,
   bindingWindow,
   ENDPOINT_GROUPS,
   forwardedClientIp,
@@ -16,6 +17,9 @@ import { ApiError, docUrl, INTERNAL_MESSAGE, SERVICE_UNAVAILABLE_MESSAGE, SERVIC
 import { AUTH_MESSAGES, AuthUnavailableError, type AuthOutcome } from "../auth.ts";
 import type { Services } from "../services.ts";
 import type { Principal } from "../trpc.ts";
+
+/** What the gate uses of a response: the exchange's header block (server.ts) or the response itself. */
+type GateResponse = { readonly headersSent: boolean; setHeader(name: string, value: string): unknown; getHeader(name: string): unknown };
 
 export interface GateResult {
   principal: Principal | null;
@@ -33,75 +37,67 @@ export function clientIp(req: IncomingMessage, trustedHops: number): string {
 }
 
 /**
- * Addresses whose unauthenticated quota is exhausted, until when. Such a client is refused before
- * its key is even looked up — otherwise a correct guess would still answer 200 and the per-IP limit
- * would not slow guessing at all. Per instance and bounded; the shared limiter stays the authority.
+ * The one decision of a request. A request with a valid key is decided by its account's windows only
+ * — never by its address's: many tenants share one address (a vendor's NAT, carrier-grade NAT, a
+ * proxy), and one integration sending no key or a wrong one must not stop the others. Every other
+ * request — no key, a malformed, unknown, revoked or expired one — is counted in the address's
+ * anonymous windows and refused by them (429) once they are full.
+ *
+ * Key guessing: a key has 32 random characters (190 bits), so it is not guessed however fast one
+ * asks; what the anonymous windows bound is what keyless and wrong-key traffic costs. A missing or
+ * malformed key is decided without the database. A well-formed key is looked up once per cache period
+ * (one indexed read by hash; concurrent lookups of one key share it, and unknown, revoked and
+ * expired keys are cached like valid ones), and only then, if it is not valid, counted per address.
  */
-const MAX_BLOCKED = 10_000;
-const blockedUntil = new Map<string, number>();
-
-function block(ip: string, until: number) {
-  if (blockedUntil.size >= MAX_BLOCKED) blockedUntil.delete(blockedUntil.keys().next().value as string);
-  blockedUntil.set(ip, until);
-}
-
 export async function runGate(
   services: Services,
   req: IncomingMessage,
-  res: ServerResponse,
+  res: GateResponse,
   opts: { group?: EndpointGroup; requireAuth: boolean; statusLimits?: Limits },
 ): Promise<GateResult> {
   const ip = clientIp(req, services.trustProxyHops);
   try {
-    const until = blockedUntil.get(ip);
-    if (until !== undefined) {
-      if (until > Date.now()) {
-        const decision = await decideAnonymous(services, ip);
-        if (!decision.allowed) return refuse(services, res, null, decision, ip);
-      }
-      blockedUntil.delete(ip);
-    }
-
     const auth = await services.auth.authenticate(req.headers.authorization);
-    if (auth.kind !== "valid" && (opts.requireAuth || auth.kind !== "missing")) noteFailure(services, res, auth);
-    const principal = auth.kind === "valid" ? auth.principal : null;
-    const decision = principal
-      ? opts.statusLimits
-        ? await peekDecision(services, principal, opts.statusLimits)
-        : await timed(services, () =>
-            services.limiter.decide({ identity: `acct:${principal.accountId}`, limits: principal.limits, endpoint: opts.group }),
-          )
-      : await decideAnonymous(services, ip);
-
-    if (!decision.allowed) return refuse(services, res, principal, decision, principal ? undefined : ip);
-    setHeaders(res, decision);
-    if (principal) {
-      const day = decision.windows.find((w) => w.name === "day");
-      if (day && services.warnings && !opts.statusLimits) {
-        services.warnings.observe({
-          accountId: principal.accountId,
-          plan: principal.plan,
-          limitsVersion: principal.limitsVersion,
-          day: { limit: day.limit, remaining: day.remaining, reset: day.reset },
-        });
-      }
-      return { principal, decision, error: null };
+    if (auth.kind !== "valid") {
+      if (opts.requireAuth || auth.kind !== "missing") noteFailure(services, res, auth);
+      const decision = await decideAnonymous(services, ip);
+      if (!decision.allowed) return refuse(services, res, null, decision);
+      setHeaders(res, decision);
+      if (auth.kind === "missing" && !opts.requireAuth) return { principal: null, decision, error: null };
+      return { principal: null, decision, error: new ApiError("unauthorized", AUTH_MESSAGES[auth.kind]) };
     }
-    if (auth.kind === "missing" && !opts.requireAuth) return { principal: null, decision, error: null };
-    const kind = auth.kind === "valid" ? "unknown" : auth.kind;
-    return { principal: null, decision, error: new ApiError("unauthorized", AUTH_MESSAGES[kind]) };
+
+    const principal = auth.principal;
+    const decision = opts.statusLimits
+      ? await peekDecision(services, principal, opts.statusLimits)
+      : await timed(services, () =>
+          services.limiter.decide({ identity: `acct:${principal.accountId}`, limits: principal.limits, endpoint: opts.group }),
+        );
+    if (!decision.allowed) return refuse(services, res, principal, decision);
+    setHeaders(res, decision);
+    const day = decision.windows.find((w) => w.name === "day");
+    if (day && services.warnings && !opts.statusLimits) {
+      services.warnings.observe({
+        accountId: principal.accountId,
+        plan: principal.plan,
+        limitsVersion: principal.limitsVersion,
+        day: { limit: day.limit, remaining: day.remaining, reset: day.reset },
+      });
+    }
+    return { principal, decision, error: null };
   } catch (err) {
     if (err instanceof AuthUnavailableError) return unavailable(services, res, err, ip, opts.group);
     // Authentication or the limiter failed otherwise (e.g. an account's stored limits are invalid):
-    // answer 500, still with rate-limit headers when the per-IP decision can be had.
+    // answer 500, still with rate-limit headers: the address's anonymous windows, read without
+    // counting (the key may well be valid).
     services.log.error({ err, requestId: res.getHeader("X-Request-Id") }, "gate failed");
-    const decision = await decideAnonymous(services, ip).catch(() => null);
+    const decision = await peekAnonymous(services, ip).catch(() => null);
     if (decision) setHeaders(res, decision);
     return { principal: null, decision, error: new ApiError("internal_error", INTERNAL_MESSAGE) };
   }
 }
 
-function noteFailure(services: Services, res: ServerResponse, auth: Exclude<AuthOutcome, { kind: "valid" }>) {
+function noteFailure(services: Services, res: GateResponse, auth: Exclude<AuthOutcome, { kind: "valid" }>) {
   services.metrics.authFailures.inc({ reason: auth.kind });
   // The client is told the same for an unknown and a revoked key; the log keeps the difference.
   if (auth.kind === "revoked") {
@@ -115,18 +111,17 @@ function noteFailure(services: Services, res: ServerResponse, auth: Exclude<Auth
  * answer every key gets alike. The headers describe the account's windows where an expired cache
  * entry still names the account, else the address's anonymous windows; both read without counting.
  */
-async function unavailable(services: Services, res: ServerResponse, err: AuthUnavailableError, ip: string, group?: EndpointGroup): Promise<GateResult> {
+async function unavailable(services: Services, res: GateResponse, err: AuthUnavailableError, ip: string, group?: EndpointGroup): Promise<GateResult> {
   services.metrics.authFailures.inc({ reason: "unavailable" });
   services.log.error({ err: err.cause ?? err, requestId: res.getHeader("X-Request-Id") }, "API key lookup failed: database unavailable");
   const known = err.cached?.kind === "valid" ? err.cached.principal : null;
-  const decision = await services.limiter
-    .peek(
-      known
-        ? { identity: `acct:${known.accountId}`, limits: known.limits, endpoints: group ? [group] : undefined }
-        : { identity: `ip:${ip}`, limits: ANONYMOUS_LIMITS },
-    )
-    .then(observedDecision)
-    .catch(() => null);
+  const decision = await (
+    known
+      ? services.limiter
+          .peek({ identity: `acct:${known.accountId}`, limits: known.limits, endpoints: group ? [group] : undefined })
+          .then(observedDecision)
+      : peekAnonymous(services, ip)
+  ).catch(() => null);
   if (decision) setHeaders(res, decision);
   if (!res.headersSent) res.setHeader("Retry-After", String(SERVICE_UNAVAILABLE_RETRY_AFTER_S));
   return { principal: null, decision, error: new ApiError("service_unavailable", SERVICE_UNAVAILABLE_MESSAGE) };
@@ -134,7 +129,14 @@ async function unavailable(services: Services, res: ServerResponse, err: AuthUna
 
 /** Windows read without counting, as a decision for the headers: the binding one has the fewest left. */
 function observedDecision(windows: WindowState[]): Decision {
-  return { allowed: true, windows, binding: bindingWindow(windows), degraded: false, decidedAt: Date.now() };
+  const binding = bindingWindow(windows);
+  // the instant the store read them, on its clock like every window's reset
+  return { allowed: true, windows, binding, degraded: false, decidedAt: binding.reset - binding.resetInMs };
+}
+
+/** The address's anonymous windows read without counting, named as in every header ("ip:…"). */
+async function peekAnonymous(services: Services, ip: string): Promise<Decision> {
+  return anonymousDecision(observedDecision(await services.limiter.peek({ identity: `ip:${ip}`, limits: ANONYMOUS_LIMITS })));
 }
 
 /**
@@ -155,8 +157,9 @@ export async function decidePerIp(services: Services, ip: string, requestId: str
   }
 }
 
-function decideAnonymous(services: Services, ip: string): Promise<Decision> {
-  return timed(services, () => services.limiter.decide({ identity: `ip:${ip}`, limits: ANONYMOUS_LIMITS }));
+/** Counts a request without a valid key in its address's anonymous windows ("ip:burst", "ip:minute", "ip:day"). */
+async function decideAnonymous(services: Services, ip: string): Promise<Decision> {
+  return anonymousDecision(await timed(services, () => services.limiter.decide({ identity: `ip:${ip}`, limits: ANONYMOUS_LIMITS })));
 }
 
 async function timed(services: Services, decide: () => Promise<Decision>): Promise<Decision> {
@@ -172,15 +175,14 @@ async function timed(services: Services, decide: () => Promise<Decision>): Promi
   return decision;
 }
 
-function setHeaders(res: ServerResponse, decision: Decision) {
+function setHeaders(res: GateResponse, decision: Decision) {
   // A request answered early (e.g. its body timed out while the gate was deciding) keeps that answer.
   if (res.headersSent) return;
   for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
 }
 
-function refuse(services: Services, res: ServerResponse, principal: Principal | null, decision: Decision, ip?: string): GateResult {
+function refuse(services: Services, res: GateResponse, principal: Principal | null, decision: Decision): GateResult {
   setHeaders(res, decision);
-  if (ip && decision.retryAfterSeconds) block(ip, Date.now() + decision.retryAfterSeconds * 1000);
   const body = rateLimitExceededBody(decision, docUrl(services.portalUrl, "rate_limit_exceeded"));
   return { principal, decision, error: new ApiError("rate_limit_exceeded", body.error.message) };
 }

@@ -2,7 +2,7 @@
 // policy of trpc.ts): the gate needs each call's endpoint group before the procedure runs, the
 // dispatcher its ETag, the OpenAPI document all of it, and metering labels both surfaces with the
 // same route template.
-import type { AnyRouter } from "@trpc/server";
+import type { AnyProcedure, AnyRouter } from "@trpc/server";
 import type { Meta, RoutePolicy } from "../trpc.ts";
 
 export interface RouteInfo extends RoutePolicy {
@@ -26,10 +26,10 @@ export interface RouteTable {
 export function buildRouteTable(router: AnyRouter): RouteTable {
   const all: RouteInfo[] = [];
   for (const [procedure, meta, type] of procedureMetas(router)) {
-    const { openapi, group, etag, idempotent, statusLimits } = meta;
+    const { openapi, group, etag, idempotent, statusLimits, download } = meta;
     if (!openapi) continue;
     const trpcMethod = type === "query" ? "GET" : "POST";
-    all.push({ method: openapi.method, path: openapi.path, label: `${openapi.method} ${openapi.path}`, procedure, trpcMethod, group, etag, idempotent, statusLimits });
+    all.push({ method: openapi.method, path: openapi.path, label: `${openapi.method} ${openapi.path}`, procedure, trpcMethod, group, etag, idempotent, statusLimits, download });
   }
   // Static segments win over parameters: /v1/kpd/search before /v1/kpd/{code}.
   const compiled = all
@@ -42,10 +42,15 @@ export function buildRouteTable(router: AnyRouter): RouteTable {
     }))
     .sort((a, b) => a.params - b.params);
   const byProc = new Map(all.map((r) => [r.procedure, r]));
+  // A path without parameters is found by one lookup ("POST /v1/validate/oib"); the templates are
+  // tried in order only for the others, and for what the lookup does not know (a 404 or a 405).
+  const exact = new Map(all.filter((r) => !r.path.includes("{")).map((r) => [`${r.method} ${r.path}`, r]));
   return {
     all,
     byProcedure: (p) => byProc.get(p),
     matchRest(method, pathname) {
+      const known = exact.get(`${method} ${pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname}`);
+      if (known) return { route: known, params: {} };
       let allowed: string[] | null = null;
       for (const c of compiled) {
         const m = c.re.exec(pathname);
@@ -64,13 +69,13 @@ export function buildRouteTable(router: AnyRouter): RouteTable {
 }
 
 /**
- * Every procedure of the router with its meta and type, by dotted path ("kpd.get"). Reads
- * `router._def.procedures` and each procedure's `_def`, internals of @trpc/server (listed in
- * UPGRADING.md; test/contract.test.ts guards them).
+ * Every procedure of the router with its meta, type and the procedure itself, by dotted path
+ * ("kpd.get"). Reads `router._def.procedures` and each procedure's `_def`, internals of
+ * @trpc/server (listed in UPGRADING.md; test/contract.test.ts guards them).
  */
-export function procedureMetas(router: AnyRouter): [path: string, meta: Meta, type: "query" | "mutation" | "subscription"][] {
-  return Object.entries(router._def.procedures as Record<string, { _def: { meta?: Meta; type: "query" | "mutation" | "subscription" } }>).map(
-    ([path, proc]) => [path, proc._def.meta ?? {}, proc._def.type],
+export function procedureMetas(router: AnyRouter): [path: string, meta: Meta, type: "query" | "mutation" | "subscription", procedure: AnyProcedure][] {
+  return Object.entries(router._def.procedures as Record<string, AnyProcedure & { _def: { meta?: Meta; type: "query" | "mutation" | "subscription" } }>).map(
+    ([path, proc]) => [path, proc._def.meta ?? {}, proc._def.type, proc],
   );
 }
 

@@ -1,6 +1,7 @@
-// The Node HTTP server: /v1 (REST routes declared with trpc-to-openapi metadata, dispatched through a
-// tRPC caller), /trpc, the OpenAPI document, health and metrics. What never becomes a request (the
-// parser rejected it, it timed out, CONNECT) is answered in ./client-errors.ts.
+// The Node HTTP server: /v1 (REST routes declared with trpc-to-openapi metadata, each running its
+// procedure directly: trpc.ts `directCall`), /trpc, the OpenAPI document, health and metrics. What
+// never becomes a request (the parser rejected it, it timed out, CONNECT) is answered in
+// ./client-errors.ts.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { randomBytes } from "node:crypto";
@@ -8,26 +9,86 @@ import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import { TRPCError } from "@trpc/server";
 import { getErrorShape } from "@trpc/server/unstable-core-do-not-import";
 import { appRouter } from "../router.ts";
-import { ENV_DEFAULTS } from "../env.ts";
-import { ApiError, describeError, envelope, ERROR_STATUS, INTERNAL_MESSAGE, SERVICE_UNAVAILABLE_RETRY_AFTER_S, setProcessPortalUrl } from "../errors.ts";
+import { ENV_DEFAULTS, VALIDATE_OUTPUT } from "../env.ts";
+import { ApiError, describeError, envelope, ERROR_STATUS, INTERNAL_MESSAGE, SERVICE_UNAVAILABLE_RETRY_AFTER_S, withPortalUrl } from "../errors.ts";
 import type { RateRecord } from "@fiskal/usage";
 import type { Services } from "../services.ts";
-import { createCallerFactory, type Context } from "../trpc.ts";
-import { buildRouteTable, type RouteInfo } from "./routes.ts";
+import { createCallerFactory, directCall, type Context, type DirectCall, type Download } from "../trpc.ts";
+import { buildRouteTable, procedureMetas, type RouteInfo } from "./routes.ts";
 import { clientIp, decidePerIp, runGate, type GateResult } from "./gate.ts";
-import { isJsonContentType, MAX_BODY_BYTES, readJsonBody } from "./body.ts";
+import { isJsonContentType, MAX_BODY_BYTES, readJsonBody, readTrpcBody } from "./body.ts";
 import { buildOpenApiDocument } from "../openapi.ts";
 import { applySecurityHeaders, securityHeaders, type SecurityHeaderOptions } from "./security-headers.ts";
 import { answerClientErrors, MALFORMED_LABEL } from "./client-errors.ts";
+import { handleExpectations, refuseHeaders } from "./request-checks.ts";
+import { databaseReady } from "./readiness.ts";
 
 const routes = buildRouteTable(appRouter);
 const createCaller = createCallerFactory(appRouter);
+/** Each REST route's procedure as the REST path calls it, built once; null: through a tRPC caller. */
+const directCalls = new Map<string, DirectCall | null>(
+  procedureMetas(appRouter)
+    .filter(([path]) => routes.byProcedure(path))
+    .map(([path, , , procedure]) => [path, directCall(procedure, path, { validateOutput: VALIDATE_OUTPUT })]),
+);
 
-// Unique per process start plus a counter: cheap, and unique across instances.
-const idPrefix = "req_" + randomBytes(6).toString("base64url");
-let idCounter = 0;
-function newRequestId(): string {
-  return idPrefix + (idCounter++).toString(36).padStart(6, "0");
+/**
+ * A response's header block: everything the handling of a request sets (request id, security
+ * headers, the gate's rate-limit headers, a procedure's own) is collected here, in order, and
+ * written with the status in one `writeHead`, instead of one `setHeader` each on the response.
+ * Names are matched without regard to case, as on a ServerResponse. The gate and the procedures
+ * see it as the response: it has the `headersSent`, `setHeader`, `getHeader` and `hasHeader` they use.
+ */
+/** Lower-cased header names, made once per name rather than once per response. */
+const lowerNames = new Map<string, string>();
+function lower(name: string): string {
+  let l = lowerNames.get(name);
+  if (l === undefined) {
+    l = name.toLowerCase();
+    // Names come from the code, not from clients; the bound only guards against a surprise.
+    if (lowerNames.size < 256) lowerNames.set(name, l);
+  }
+  return l;
+}
+
+class HeaderBlock {
+  /** name, value, name, value, … as writeHead takes them. */
+  readonly flat: string[] = [];
+  /** The lower-cased names, at half the index of their pair in `flat`. */
+  readonly #keys: string[] = [];
+  constructor(readonly res: ServerResponse) {}
+
+  get headersSent(): boolean {
+    return this.res.headersSent;
+  }
+  setHeader(name: string, value: string | number | readonly string[]): this {
+    const text = typeof value === "string" ? value : Array.isArray(value) ? value.join(", ") : String(value);
+    const key = lower(name);
+    const i = this.#keys.indexOf(key);
+    if (i === -1) {
+      this.#keys.push(key);
+      this.flat.push(name, text);
+    } else this.flat[2 * i + 1] = text;
+    return this;
+  }
+  getHeader(name: string): string | undefined {
+    const i = this.#keys.indexOf(lower(name));
+    return i === -1 ? undefined : this.flat[2 * i + 1];
+  }
+  hasHeader(name: string): boolean {
+    return this.#keys.includes(lower(name));
+  }
+  /** For a response another writer completes (tRPC's adapter): the block as setHeader calls. */
+  applyTo(res: ServerResponse): void {
+    for (let i = 0; i < this.flat.length; i += 2) res.setHeader(this.flat[i]!, this.flat[i + 1]!);
+  }
+}
+
+// Unique per server start plus a counter: cheap, and unique across instances (each server has its own).
+function requestIds(): () => string {
+  const idPrefix = "req_" + randomBytes(6).toString("base64url");
+  let idCounter = 0;
+  return () => idPrefix + (idCounter++).toString(36).padStart(6, "0");
 }
 
 interface Exchange {
@@ -35,6 +96,8 @@ interface Exchange {
   req: IncomingMessage;
   res: ServerResponse;
   requestId: string;
+  /** The response's headers until they are written. */
+  headers: HeaderBlock;
   started: number;
   label: string;
   gate: GateResult | null;
@@ -44,7 +107,8 @@ interface Exchange {
 
 /** Runs the gate for the exchange; an early answer (failEarly) waits for it instead of deciding again. */
 function gate(ex: Exchange, opts: Parameters<typeof runGate>[3]): Promise<GateResult> {
-  ex.gating = runGate(ex.services, ex.req, ex.res, opts);
+  // The gate sets and reads headers only: it gets the block, which stands in for the response.
+  ex.gating = runGate(ex.services, ex.req, ex.headers, opts);
   return ex.gating;
 }
 
@@ -72,7 +136,7 @@ const superseded = new WeakSet<ServerResponse>();
 export function createApiServer(services: Services, opts: SecurityHeaderOptions & { apiUrl: () => string; http?: HttpServerOptions }): Server {
   let openApiJson: string | null = null;
   const openApi = () => (openApiJson ??= JSON.stringify(buildOpenApiDocument(opts.apiUrl())));
-  setProcessPortalUrl(services.portalUrl);
+  const newRequestId = requestIds();
   const requestTimeout = opts.http?.requestTimeoutMs ?? HTTP_DEFAULTS.requestTimeoutMs;
   // Node refuses a headers timeout longer than the request timeout.
   const headersTimeout = Math.min(opts.http?.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs, requestTimeout);
@@ -94,13 +158,14 @@ export function createApiServer(services: Services, opts: SecurityHeaderOptions 
         req,
         res,
         requestId: newRequestId(),
+        headers: new HeaderBlock(res),
         started: performance.now(),
         label: "unmatched",
         gate: null,
       };
       current.set(req.socket, ex);
-      res.setHeader("X-Request-Id", ex.requestId);
-      applySecurityHeaders(res, opts);
+      ex.headers.setHeader("X-Request-Id", ex.requestId);
+      applySecurityHeaders(ex.headers, opts);
       // "close" fires whether the response completed or the client went away first.
       res.once("close", () => finish(ex));
       handle(ex, openApi).catch((err: unknown) => {
@@ -114,8 +179,8 @@ export function createApiServer(services: Services, opts: SecurityHeaderOptions 
   server.keepAliveTimeout = HTTP_DEFAULTS.keepAliveTimeoutMs;
   server.maxConnections = opts.http?.maxConnections ?? HTTP_DEFAULTS.maxConnections;
   server.on("drop", () => services.metrics.connectionsDropped.inc());
-  // An Expect other than 100-continue would get a bare 417 from Node: it is ignored instead.
-  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => server.emit("request", req, res));
+  // Every Expect reaches the handler, which refuses all but 100-continue in the envelope (request-checks.ts).
+  handleExpectations(server);
   answerClientErrors(server, {
     services,
     newRequestId,
@@ -143,15 +208,15 @@ async function failEarly(ex: Exchange, err: ApiError, headers: Record<string, st
   superseded.add(res);
   // The gate sets its headers even on a response answered early; it is not decided twice.
   if (ex.gating) await ex.gating.catch(() => null);
-  if (!res.hasHeader("X-RateLimit-Limit")) {
+  if (!ex.headers.hasHeader("X-RateLimit-Limit")) {
     const perIp = await decidePerIp(services, clientIp(ex.req, services.trustProxyHops), ex.requestId);
     if (res.headersSent) return;
-    for (const [k, v] of Object.entries(perIp.headers)) res.setHeader(k, v);
+    for (const [k, v] of Object.entries(perIp.headers)) ex.headers.setHeader(k, v);
   }
   if (res.headersSent) return;
-  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-  res.setHeader("Connection", "close");
-  writeJson(res, ERROR_STATUS[err.code], envelope(services.portalUrl, err.code, err.message, err.details), true);
+  for (const [k, v] of Object.entries(headers)) ex.headers.setHeader(k, v);
+  ex.headers.setHeader("Connection", "close");
+  writeJson(ex, ERROR_STATUS[err.code], envelope(services.portalUrl, err.code, err.message, err.details), true);
 }
 
 /**
@@ -167,7 +232,7 @@ function originForm(target: string): string {
 }
 
 async function handle(ex: Exchange, openApi: () => string) {
-  const { req, res, services } = ex;
+  const { req, services } = ex;
   const url = originForm(req.url ?? "/");
   // Everything downstream (the tRPC adapter included) reads the same origin-form target.
   req.url = url;
@@ -179,28 +244,34 @@ async function handle(ex: Exchange, openApi: () => string) {
     // RFC 9112 §3.2: a 400 — in the envelope, with the address's rate-limit headers.
     ex.label = MALFORMED_LABEL;
     const perIp = await decidePerIp(services, clientIp(req, services.trustProxyHops), ex.requestId);
-    for (const [k, v] of Object.entries(perIp.headers)) res.setHeader(k, v);
-    res.setHeader("Connection", "close");
+    for (const [k, v] of Object.entries(perIp.headers)) ex.headers.setHeader(k, v);
+    ex.headers.setHeader("Connection", "close");
     return writeError(ex, perIp.refused ?? new ApiError("malformed_request", "Zahtjev HTTP/1.1 mora imati zaglavlje Host.", { reason: "missing_host" }));
   }
+  const refused = refuseHeaders(services, req, ex.requestId);
+  if (refused) {
+    // A repeated Host or Content-Type, an Expect other than 100-continue: 400 or 417 in the envelope.
+    ex.label = MALFORMED_LABEL;
+    const { error, headers } = await refused;
+    for (const [k, v] of Object.entries(headers)) ex.headers.setHeader(k, v);
+    return writeError(ex, error);
+  }
 
-  if (pathname === "/healthz") return writeJson(res, 200, { status: "ok" });
+  if (pathname === "/healthz") return writeJson(ex, 200, { status: "ok" });
   if (pathname === "/readyz") return readiness(ex);
   if (pathname === "/metrics") {
     services.metrics.storeDegraded.set(services.limiter.fallbackActive() ? 1 : 0);
     services.metrics.meterBuffered.set(services.meter.buffered);
     services.metrics.meterDropped.set(services.meter.dropped);
-    res.setHeader("Content-Type", services.metrics.registry.contentType);
-    return void res.end(await services.metrics.registry.metrics());
+    return writeBody(ex, 200, services.metrics.registry.contentType, await services.metrics.registry.metrics());
   }
 
   if (pathname === "/v1/openapi.json" && (method === "GET" || method === "HEAD")) {
     ex.label = "GET /v1/openapi.json";
     ex.gate = await gate(ex, { requireAuth: false });
     if (ex.gate.error) return writeError(ex, ex.gate.error);
-    res.setHeader("Content-Type", "application/json");
-    res.setHeader("Cache-Control", "public, max-age=300");
-    return void res.end(method === "HEAD" ? undefined : openApi());
+    ex.headers.setHeader("Cache-Control", "public, max-age=300");
+    return writeBody(ex, 200, "application/json", openApi());
   }
 
   if (pathname.startsWith("/trpc/")) return handleTrpc(ex, pathname.slice("/trpc/".length));
@@ -220,7 +291,7 @@ async function handle(ex: Exchange, openApi: () => string) {
   if (ex.gate.error) return writeError(ex, ex.gate.error);
   if (!route) {
     if (match && "allowed" in match) {
-      res.setHeader("Allow", match.allowed.join(", "));
+      ex.headers.setHeader("Allow", match.allowed.join(", "));
       return writeError(ex, new ApiError("method_not_allowed", `Metoda ${method} nije podržana na ${pathname}.`, { allowed: match.allowed }));
     }
     return writeError(ex, new ApiError("not_found", `Ne postoji ruta ${method} ${pathname}.`));
@@ -245,17 +316,24 @@ async function handle(ex: Exchange, openApi: () => string) {
 }
 
 /**
- * REST calls go straight to the procedure through a tRPC caller: the same middleware, validation
- * and output schemas as /trpc, and the routes trpc-to-openapi documents. (Its node handler builds a
- * fetch Request per call only to derive an AbortSignal, which cost more than the rest of the call.)
+ * A REST call runs its procedure directly (trpc.ts `directCall`: the gate's verdict, the same zod
+ * schemas, the resolver), with the errors tRPC's caller would give; a procedure built otherwise
+ * goes through a tRPC caller. Either way the answer is the one /trpc gives, in the REST envelope.
  */
 async function callProcedure(ex: Exchange, route: RouteInfo, input: unknown, etag?: string) {
-  const caller = createCaller(context(ex)) as unknown as Record<string, Record<string, (input: unknown) => Promise<unknown>>>;
-  const [ns, name] = route.procedure.split(".") as [string, string];
   let data: unknown;
   try {
-    data = await caller[ns]![name]!(input);
+    const direct = directCalls.get(route.procedure);
+    if (direct) data = await direct(context(ex, ex.headers), input);
+    else {
+      // Named only at run time ("ns.name") and checked by its own input schema: no static caller type fits.
+      const caller = createCaller(context(ex, ex.headers)) as unknown as Record<string, Record<string, (input: unknown) => Promise<unknown>>>;
+      const [ns, name] = route.procedure.split(".") as [string, string];
+      data = await caller[ns]![name]!(input);
+    }
   } catch (err) {
+    // An ApiError as the procedure threw it (its own headers included), anything else as tRPC describes it.
+    if (err instanceof ApiError) return writeError(ex, err);
     const trpcError = err instanceof TRPCError ? err : new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: err });
     const described = describeError(trpcError);
     if (described.code === "internal_error") {
@@ -263,17 +341,52 @@ async function callProcedure(ex: Exchange, route: RouteInfo, input: unknown, eta
     }
     return writeError(ex, new ApiError(described.code, described.message, described.details));
   }
+  if (route.download && ex.gate?.principal) return writeDownload(ex, route.download(ex.services, ex.gate.principal.accountId, data));
   if (etag) {
     // Only a successful answer is cacheable; a matching If-None-Match then confirms it with 304.
-    ex.res.setHeader("ETag", etag);
-    ex.res.setHeader("Cache-Control", "private, max-age=3600");
+    ex.headers.setHeader("ETag", etag);
+    ex.headers.setHeader("Cache-Control", "private, max-age=3600");
     if (etagMatches(ex.req.headers["if-none-match"], etag)) {
       if (ex.res.headersSent || superseded.has(ex.res)) return;
-      ex.res.statusCode = 304;
+      ex.res.writeHead(304, ex.headers.flat);
       return void ex.res.end();
     }
   }
-  writeJson(ex.res, 200, data);
+  writeJson(ex, 200, data);
+}
+
+/**
+ * A download route's file, streamed with the header block (no Content-Length: chunked). A failure
+ * before the first chunk is answered in the envelope; after it the connection is cut, so that the
+ * client never takes a truncated file for a whole one.
+ */
+async function writeDownload(ex: Exchange, download: Download) {
+  const { res, headers } = ex;
+  const chunks = download.body[Symbol.asyncIterator]();
+  let next: IteratorResult<Buffer>;
+  try {
+    next = await chunks.next();
+  } catch (err) {
+    if (err instanceof ApiError) return writeError(ex, err);
+    ex.services.log.error({ err, requestId: ex.requestId, route: ex.label }, "download failed");
+    return writeError(ex, new ApiError("internal_error", INTERNAL_MESSAGE));
+  }
+  if (res.headersSent || superseded.has(res)) return;
+  headers.setHeader("Content-Type", download.contentType);
+  headers.setHeader("Content-Disposition", `attachment; filename="${download.filename}"`);
+  res.writeHead(200, headers.flat);
+  try {
+    while (!next.done && ex.req.method !== "HEAD") {
+      if (!res.write(next.value)) await new Promise<void>((resolve) => res.once("drain", resolve).once("close", resolve));
+      if (res.destroyed) return void (await chunks.return?.(undefined));
+      next = await chunks.next();
+    }
+    if (!next.done) await chunks.return?.(undefined);
+    res.end();
+  } catch (err) {
+    ex.services.log.error({ err, requestId: ex.requestId, route: ex.label }, "download failed mid-way");
+    res.destroy();
+  }
 }
 
 function queryObject(url: string, q: number): Record<string, string> {
@@ -293,44 +406,79 @@ async function handleTrpc(ex: Exchange, path: string) {
     // tRPC takes queries as GET and mutations as POST; it cannot even represent TRACE (the fetch
     // Request it builds refuses it), so every other method is answered here.
     const allowed = route ? [route.trpcMethod] : ["GET", "POST"];
-    res.setHeader("Allow", allowed.join(", "));
+    ex.headers.setHeader("Allow", allowed.join(", "));
     const error = ex.gate.error ?? new ApiError("method_not_allowed", `Metoda ${method} nije podržana na /trpc/${path}.`, { allowed });
     return writeTrpcError(ex, path, error);
   }
-  const ctx = context(ex);
-  await nodeHTTPRequestHandler({
-    router: appRouter,
-    req,
-    res,
-    path,
-    allowBatching: false,
-    maxBodySize: MAX_BODY_BYTES,
-    createContext: () => ctx,
-  });
+  if (method === "POST" && !ex.gate.error && isJsonContentType(req.headers["content-type"])) {
+    // Strict input on /trpc too: the body is checked like a REST body (body.ts), then handed to tRPC.
+    try {
+      (req as IncomingMessage & { body?: string }).body = await readTrpcBody(req);
+    } catch (err) {
+      if (err instanceof ApiError) return writeTrpcError(ex, path, err);
+      throw err;
+    }
+  }
+  // tRPC's adapter writes the response itself: it gets the headers collected so far as set headers.
+  ex.headers.applyTo(res);
+  const ctx = context(ex, res);
+  // Only tRPC's adapter formats errors without a context (a refused content type or batch), so only
+  // it runs with the portal in an AsyncLocalStorage: on Node 20 a store that has been entered keeps
+  // a promise hook on every promise the process makes afterwards (an allocation and a callback
+  // each), which the REST path, the hot one, does not need.
+  await withPortalUrl(ex.services.portalUrl, () =>
+    nodeHTTPRequestHandler({
+      router: appRouter,
+      req,
+      res,
+      path,
+      allowBatching: false,
+      maxBodySize: MAX_BODY_BYTES,
+      createContext: () => ctx,
+    }),
+  );
 }
 
 /** An error in tRPC's own response shape (code, message and doc_url in error.data), as tRPC would send it. */
 function writeTrpcError(ex: Exchange, path: string, err: ApiError) {
-  const shape = getErrorShape({ config: appRouter._def._config, error: err.toTRPC(), type: "unknown", path, input: undefined, ctx: context(ex) });
-  writeJson(ex.res, ERROR_STATUS[err.code], { error: shape });
+  const shape = getErrorShape({ config: appRouter._def._config, error: err.toTRPC(), type: "unknown", path, input: undefined, ctx: context(ex, ex.headers) });
+  writeJson(ex, ERROR_STATUS[err.code], { error: shape });
 }
+
+const REQUEST_ID = Symbol("requestId");
+const CHILD_LOG = Symbol("log");
+type RequestServices = Services & { [REQUEST_ID]: string; [CHILD_LOG]?: Services["log"] };
+/** Per Services object: the prototype of its per-request views (see requestServices). */
+const requestViews = new WeakMap<Services, object>();
 
 /**
  * The services as a procedure sees them: the same objects, except that `log` is a child logger
  * carrying the request id, so every line a procedure logs names its request. Made on first use.
  */
 function requestServices(ex: Exchange): Services {
-  let log: Services["log"] | undefined;
-  return Object.create(ex.services, {
-    log: { get: () => (log ??= ex.services.log.child({ requestId: ex.requestId })), enumerable: true },
-  }) as Services;
+  let proto = requestViews.get(ex.services);
+  if (!proto) {
+    proto = Object.create(ex.services, {
+      log: {
+        get(this: RequestServices) {
+          return (this[CHILD_LOG] ??= Object.getPrototypeOf(proto).log.child({ requestId: this[REQUEST_ID] }));
+        },
+        enumerable: true,
+      },
+    }) as object;
+    requestViews.set(ex.services, proto);
+  }
+  const view = Object.create(proto) as RequestServices;
+  view[REQUEST_ID] = ex.requestId;
+  return view;
 }
 
-function context(ex: Exchange): Context {
+/** `res`: where a procedure's headers go, the header block or (on /trpc) the response tRPC writes. */
+function context(ex: Exchange, res: Context["res"]): Context {
   return {
     services: requestServices(ex),
     req: ex.req,
-    res: ex.res,
+    res,
     requestId: ex.requestId,
     principal: ex.gate?.error ? null : (ex.gate?.principal ?? null),
     gateError: ex.gate?.error ?? null,
@@ -343,35 +491,53 @@ function etagMatches(header: string | undefined, tag: string): boolean {
   return header.split(",").some((t) => t.trim() === tag || t.trim() === "*");
 }
 
-function writeError(ex: Pick<Exchange, "res" | "services">, err: ApiError) {
-  const { res } = ex;
+function writeError(ex: Exchange, err: ApiError) {
+  const { res, headers } = ex;
   if (res.headersSent || superseded.has(res)) return;
-  for (const [k, v] of Object.entries(err.headers ?? {})) res.setHeader(k, v);
-  if (err.code === "service_unavailable" && !res.hasHeader("Retry-After")) res.setHeader("Retry-After", String(SERVICE_UNAVAILABLE_RETRY_AFTER_S));
-  writeJson(res, ERROR_STATUS[err.code], envelope(ex.services.portalUrl, err.code, err.message, err.details));
+  if (err.headers) for (const [k, v] of Object.entries(err.headers)) headers.setHeader(k, v);
+  if (err.code === "service_unavailable" && !headers.hasHeader("Retry-After")) headers.setHeader("Retry-After", String(SERVICE_UNAVAILABLE_RETRY_AFTER_S));
+  writeJson(ex, ERROR_STATUS[err.code], envelope(ex.services.portalUrl, err.code, err.message, err.details));
 }
 
 /** `force` writes even a response answered early (that early answer itself). */
-function writeJson(res: ServerResponse, status: number, body: unknown, force = false) {
+function writeJson(ex: Exchange, status: number, body: unknown, force = false) {
+  writeBody(ex, status, "application/json; charset=utf-8", JSON.stringify(body), force);
+}
+
+/**
+ * The status, the header block and the body in one go. Content-Length as Node would set it
+ * (none on a HEAD answer, whose body Node leaves out).
+ */
+function writeBody(ex: Exchange, status: number, contentType: string, body: string, force = false) {
+  const { res, headers } = ex;
   if (res.headersSent || (superseded.has(res) && !force)) return;
-  res.statusCode = status;
-  res.setHeader("Content-Type", "application/json; charset=utf-8");
-  res.end(JSON.stringify(body));
+  headers.setHeader("Content-Type", contentType);
+  if (ex.req.method !== "HEAD") headers.setHeader("Content-Length", Buffer.byteLength(body));
+  try {
+    // Node checks every name and value here, once (setHeader would have checked each when set).
+    res.writeHead(status, headers.flat);
+  } catch (err) {
+    // A header value Node refuses is a bug of ours: a 500 with the bare minimum instead of a crash.
+    ex.services.log.error({ err, requestId: ex.requestId }, "response headers refused");
+    const envelopeText = JSON.stringify(envelope(ex.services.portalUrl, "internal_error", INTERNAL_MESSAGE));
+    res.writeHead(500, ["X-Request-Id", ex.requestId, "Cache-Control", "no-store", "X-Content-Type-Options", "nosniff", "Content-Type", "application/json; charset=utf-8", "Content-Length", String(Buffer.byteLength(envelopeText))]);
+    return void res.end(envelopeText);
+  }
+  res.end(body);
 }
 
 async function readiness(ex: Exchange) {
-  const { services, res } = ex;
+  const { services } = ex;
   const checks: Record<string, string> = {};
-  try {
-    await services.db.$queryRawUnsafe("SELECT 1");
-    checks.database = "ok";
-  } catch (err) {
-    services.log.error({ err, requestId: ex.requestId }, "readiness: database unreachable");
+  // Within a second, also while the database hangs (readiness.ts).
+  if (await databaseReady(services.db)) checks.database = "ok";
+  else {
+    services.log.error({ requestId: ex.requestId }, "readiness: the database did not answer");
     checks.database = "unreachable";
   }
   checks.limiter = services.limiter.fallbackActive() ? "degraded (local fallback)" : `ok (${services.limiter.store})`;
   const ok = checks.database === "ok";
-  writeJson(res, ok ? 200 : 503, { status: ok ? "ready" : "not_ready", checks });
+  writeJson(ex, ok ? 200 : 503, { status: ok ? "ready" : "not_ready", checks });
 }
 
 function finish(ex: Exchange) {
@@ -382,7 +548,8 @@ function finish(ex: Exchange) {
   services.metrics.httpRequests.inc({ route: ex.label, status: String(status) });
   services.metrics.httpDuration.observe({ route: ex.label }, durationMs / 1000);
   const principal = gate?.principal;
-  if (principal) {
+  // A 503 means nothing was done: never metered, whether the database failed before the gate or after it.
+  if (principal && status !== 503) {
     services.meter.record({
       accountId: principal.accountId,
       apiKeyId: principal.apiKeyId,
@@ -393,7 +560,7 @@ function finish(ex: Exchange) {
       durationMs,
       refused: status === 429,
       at: new Date(),
-      rate: gate.decision ? rateRecord(gate.decision, res) : null,
+      rate: gate.decision ? rateRecord(gate.decision, ex.headers) : null,
     });
   }
   if (status >= 500) services.log.error({ requestId: ex.requestId, route: ex.label, status }, "request failed");
@@ -405,11 +572,11 @@ function finish(ex: Exchange) {
 const RATE_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit", "Retry-After"];
 
 /** The decision and the rate-limit headers the response carried, for the portal's request log. */
-function rateRecord(decision: NonNullable<GateResult["decision"]>, res: ServerResponse): RateRecord {
+function rateRecord(decision: NonNullable<GateResult["decision"]>, sent: HeaderBlock): RateRecord {
   const headers: Record<string, string> = {};
   for (const name of RATE_HEADERS) {
-    const value = res.getHeader(name);
-    if (value !== undefined) headers[name] = String(value);
+    const value = sent.getHeader(name);
+    if (value !== undefined) headers[name] = value;
   }
   return {
     window: decision.binding.policy,

@@ -10,9 +10,13 @@ import {
   daysUntilExpiry,
   decryptPrivateKey,
   encryptPrivateKey,
+  certificateTrustProblem,
+  finaChain,
   generateTestCertificate,
   prepareCertificateUpload,
+  type CertificateAcceptance,
   type CertificateKeyring,
+  type CertificateTrust,
 } from "@fiskal/fiscal";
 import { ApiError } from "../../errors.ts";
 
@@ -32,8 +36,9 @@ function storedOib(row: Pick<Certificate, "oib" | "certPem">): string | null {
 
 /**
  * The certificate that signs a receipt of `oib`. An account without one gets a generated test
- * certificate for that OIB (what the simulator and the CIS demo accept). Refused with
- * validation_error: an expired or not yet valid certificate, or one issued to another OIB.
+ * certificate for that OIB where the endpoint takes any certificate (the simulator, a local CIS).
+ * Refused with validation_error: an expired or not yet valid certificate, one issued to another
+ * OIB, or one the endpoint does not take (`accept`: FINA production / FINA demo only).
  */
 export async function signingCertificate(
   db: Db,
@@ -41,9 +46,19 @@ export async function signingCertificate(
   accountId: string,
   issuer: { oib: string; name: string },
   now: Date = new Date(),
+  accept: CertificateAcceptance = "any",
 ): Promise<SigningCertificate> {
   let row = await db.certificate.findUnique({ where: { accountId } });
+  if (!row && accept !== "any") {
+    const message = "Račun tvrtke nema učitan FINA certifikat, a Porezna uprava prima samo njega. Učitajte ga (portal: Certifikat, ili PUT /v1/certificate).";
+    throw new ApiError("validation_error", message, [{ path: "certificate", message, reason: "no_certificate" }]);
+  }
   if (!row) row = await createTestCertificate(db, keyring, accountId, issuer);
+  const untrusted = certificateTrustProblem(finaChain(row.certPem, now).trust, row.issuer ?? "", accept);
+  if (untrusted) {
+    const message = `${untrusted.message} Učitajte odgovarajući certifikat (portal: Certifikat, ili PUT /v1/certificate).`;
+    throw new ApiError("validation_error", message, [{ path: "certificate", message, reason: untrusted.reason }]);
+  }
   const oib = storedOib(row);
   const problem = certificateProblem({ notBefore: row.notBefore ?? new Date(0), notAfter: row.notAfter, oib: oib ?? "" }, { now, expectedOib: issuer.oib });
   if (problem) {
@@ -136,13 +151,18 @@ export interface CertificateView {
   days_left: number;
   /** "valid", "expiring" (within 30 days), "expired" or "not_yet_valid". */
   state: "valid" | "expiring" | "expired" | "not_yet_valid";
-  /** A generated test certificate (simulator and CIS demo only). */
+  /** Not a FINA production certificate: generated, FINA demo, or another issuer. */
   test: boolean;
+  /** Where the certificate chains among the FINA CAs shipped with Fiskal. */
+  trust: CertificateTrust;
+  /** The CAs above it, issuer first, e.g. ["Fina RDC 2020", "Fina Root CA"]; empty when it does not chain to FINA. */
+  chain: string[];
   uploaded_at: string;
 }
 
 export function certificateView(row: Certificate, now: Date = new Date()): CertificateView {
   const days = daysUntilExpiry(row.notAfter, now);
+  const fina = finaChain(row.certPem, now);
   const state: CertificateView["state"] =
     now > row.notAfter ? "expired" : row.notBefore && now < row.notBefore ? "not_yet_valid" : days < CERTIFICATE_WARNING_DAYS ? "expiring" : "valid";
   return {
@@ -155,7 +175,9 @@ export function certificateView(row: Certificate, now: Date = new Date()): Certi
     not_after: row.notAfter.toISOString(),
     days_left: days,
     state,
-    test: row.test,
+    test: row.test || fina.trust !== "fina_production",
+    trust: fina.trust,
+    chain: fina.chain,
     uploaded_at: row.createdAt.toISOString(),
   };
 }
@@ -168,7 +190,7 @@ export function certificateView(row: Certificate, now: Date = new Date()): Certi
 export async function storeUploadedCertificate(
   db: Db,
   keyring: CertificateKeyring,
-  input: { accountId: string; pkcs12: Buffer; password: string; now?: Date },
+  input: { accountId: string; pkcs12: Buffer; password: string; now?: Date; accept?: CertificateAcceptance },
 ): Promise<Certificate> {
   const account = await db.account.findUniqueOrThrow({ where: { id: input.accountId }, select: { oib: true } });
   const data = prepareCertificateUpload({ ...input, keyring, expectedOib: account.oib });

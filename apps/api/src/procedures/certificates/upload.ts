@@ -25,7 +25,8 @@ export const uploadCertificate = apiKeyProcedure
       tags: ["certificates"],
       summary: "Učitavanje FINA certifikata",
       description:
-        "Zamjenjuje certifikat računa tvrtke. Certifikat mora biti valjan i izdan za OIB tvrtke (ako je zadan). Privatni ključ pohranjuje se šifriran (AES-256-GCM).",
+        "Zamjenjuje certifikat računa tvrtke. Certifikat mora biti valjan i izdan za OIB tvrtke (ako je zadan). Prema produkcijskoj Poreznoj upravi mora ga izdati FINA " +
+        "(lanac do Fina Root CA), prema demo okolini (cistest) FINA demo CA; inače 400 s reason untrusted_issuer. Privatni ključ pohranjuje se šifriran (AES-256-GCM).",
       protect: true,
     },
   })
@@ -36,7 +37,12 @@ export const uploadCertificate = apiKeyProcedure
     const accountId = ctx.principal.accountId;
     let row;
     try {
-      row = await storeUploadedCertificate(db, certificateKeys, { accountId, pkcs12: decodePkcs12Base64(input.pkcs12), password: input.password });
+      row = await storeUploadedCertificate(db, certificateKeys, {
+        accountId,
+        pkcs12: decodePkcs12Base64(input.pkcs12),
+        password: input.password,
+        accept: ctx.services.taxAuthority.certificates ?? "any",
+      });
     } catch (err) {
       if (err instanceof CertificateError) {
         const path = err.reason === "wrong_password" ? "password" : "pkcs12";

@@ -3,8 +3,7 @@
 // The request that called the intermediary runs it; the reconciler runs it again from the journal
 // when that failed. Running it twice with the same answer changes nothing.
 import type { Db } from "@fiskal/db";
-import { completeIdempotencyRecord } from "../../idempotency.ts";
-import type { StoreOutcome } from "../invoices/complete.ts";
+import { settlePendingRow, type StoreOutcome } from "../../records/settle.ts";
 
 export interface EInvoiceAnswer {
   kind: "einvoice";
@@ -21,17 +20,17 @@ export interface EInvoiceAnswer {
 }
 
 export function storeEInvoiceAnswer(db: Db, answer: EInvoiceAnswer): Promise<StoreOutcome> {
-  return db.$transaction(async (tx) => {
-    const { count } = await tx.eInvoice.updateMany({
-      where: { id: answer.id, status: "pending" },
-      data: { status: answer.status, intermediaryId: answer.intermediaryId, sentAt: new Date(answer.sentAt) },
-    });
-    if (count === 0) {
-      const row = await tx.eInvoice.findUnique({ where: { id: answer.id }, select: { intermediaryId: true } });
-      if (!row) return "missing";
-      if (row.intermediaryId !== answer.intermediaryId) return "conflict";
-    }
-    if (answer.idempotencyRecordId) await completeIdempotencyRecord(tx, answer.idempotencyRecordId, answer.response);
-    return count === 0 ? "already" : "stored";
-  });
+  return db.$transaction((tx) =>
+    settlePendingRow(tx, {
+      takeAnswer: () =>
+        tx.eInvoice.updateMany({
+          where: { id: answer.id, status: "pending" },
+          data: { status: answer.status, intermediaryId: answer.intermediaryId, sentAt: new Date(answer.sentAt), nextSendAt: null },
+        }),
+      storedAnswer: async () => (await tx.eInvoice.findUnique({ where: { id: answer.id }, select: { intermediaryId: true } }))?.intermediaryId,
+      answer: answer.intermediaryId,
+      idempotencyRecordId: answer.idempotencyRecordId,
+      response: answer.response,
+    }),
+  );
 }

@@ -1,23 +1,17 @@
 // GET /v1/einvoices/{id}/fiscalization — where an e-invoice stands with the tax authority
-// (Fiscalization 2.0): its recording after delivery, and its e-reported payments and rejection.
+// (Fiscalization 2.0): its recording (issued: type I after delivery; received: type U after receipt),
+// and its e-reported payments and rejection.
 import { z } from "zod";
+import { findReceivedEInvoice } from "@fiskal/accounts";
 import { ApiError } from "../../errors.ts";
 import { apiKeyProcedure } from "../../trpc.ts";
+import { receivedF2State, receivedRejectionReport } from "./received.ts";
 import { ReportSchema, toReport } from "./report.ts";
+import { F2StateSchema, issuedF2State } from "./schemas.ts";
 
-const FiscalizationSchema = z.object({
+const FiscalizationSchema = F2StateSchema.extend({
   einvoice_id: z.string(),
-  status: z
-    .enum(["not_delivered", "pending", "recorded", "refused"])
-    .describe(
-      "not_delivered: posrednik još nije isporučio e-račun; pending: čeka evidentiranje kod Porezne uprave (ponavlja se dok servis nije dostupan); " +
-        "recorded: evidentiran; refused: Porezna uprava ga je odbila (vidi error).",
-    ),
-  request_id: z.string().nullable().describe("Id zadnjeg zahtjeva EvidentirajERacunZahtjev."),
-  recorded_at: z.string().nullable(),
-  attempts: z.number().int().describe("Broj slanja Poreznoj upravi."),
-  error: z.string().nullable().describe("Zašto zadnje slanje nije uspjelo (kod i poruka Porezne uprave ili nedostupnost)."),
-  reports: z.array(ReportSchema).describe("Prijave naplate i odbijanja (eIzvještavanje), od najstarije."),
+  reports: z.array(ReportSchema).describe("Prijave naplate i odbijanja (eIzvještavanje), od najstarije; za primljeni e-račun njegovo odbijanje."),
 });
 
 export const getEInvoiceFiscalization = apiKeyProcedure
@@ -34,16 +28,13 @@ export const getEInvoiceFiscalization = apiKeyProcedure
   .output(FiscalizationSchema)
   .query(async ({ input, ctx }) => {
     const { db } = ctx.services;
-    const row = z.uuid().safeParse(input.id).success ? await db.eInvoice.findFirst({ where: { id: input.id, accountId: ctx.principal.accountId } }) : null;
-    if (!row) throw new ApiError("not_found", `E-račun ${input.id} ne postoji.`);
-    const reports = await db.eInvoiceReport.findMany({ where: { eInvoiceId: row.id, accountId: ctx.principal.accountId }, orderBy: { createdAt: "asc" } });
-    return {
-      einvoice_id: row.id,
-      status: (row.fiscalizationStatus ?? (row.status === "accepted" ? "pending" : "not_delivered")) as z.infer<typeof FiscalizationSchema>["status"],
-      request_id: row.fiscalizationRequestId,
-      recorded_at: row.fiscalizedAt?.toISOString() ?? null,
-      attempts: row.fiscalizationAttempts,
-      error: row.fiscalizationError,
-      reports: reports.map(toReport),
-    };
+    const accountId = ctx.principal.accountId;
+    const row = z.uuid().safeParse(input.id).success ? await db.eInvoice.findFirst({ where: { id: input.id, accountId } }) : null;
+    if (!row) {
+      const received = await findReceivedEInvoice(db, accountId, input.id);
+      if (!received) throw new ApiError("not_found", `E-račun ${input.id} ne postoji.`);
+      return { einvoice_id: received.id, ...receivedF2State(received), reports: received.rejectionReportRequestId ? [receivedRejectionReport(received)] : [] };
+    }
+    const reports = await db.eInvoiceReport.findMany({ where: { eInvoiceId: row.id, accountId }, orderBy: { createdAt: "asc" } });
+    return { einvoice_id: row.id, ...issuedF2State(row), reports: reports.map(toReport) };
   });

@@ -94,11 +94,11 @@ async function run(ctx: ApiContext, einvoice: EInvoice, kind: "payment" | "rejec
   const { db, fiscalization, certificateKeys, log } = ctx.services;
   const accountId = ctx.principal.accountId;
   const account = await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { name: true } });
-  const cert = await signingCertificate(db, certificateKeys, accountId, { oib: einvoice.sellerOib, name: account.name });
+  const cert = await signingCertificate(db, certificateKeys, accountId, { oib: einvoice.sellerOib, name: account.name }, new Date(), fiscalization.certificates);
   const signer: Signer = { certPem: cert.certPem, keyPem: cert.keyPem };
   const requestId = randomUUID();
   const pending = await db.eInvoiceReport.create({
-    data: { accountId, eInvoiceId: einvoice.id, kind, status: "pending", requestId, data: data as unknown as object },
+    data: { accountId, eInvoiceId: einvoice.id, kind, status: "pending", requestId, data: { ...data } },
   });
 
   let answer: F2Receipt;

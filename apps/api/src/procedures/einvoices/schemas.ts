@@ -3,7 +3,11 @@
 // EN 16931 and the HR CIUS (with their rule ids) are checked by validateEInvoice in @fiskal/fiscal.
 import { z } from "zod";
 import type { EInvoice } from "@fiskal/db";
-import { DOCUMENT_TYPES, VAT_CATEGORIES } from "@fiskal/fiscal";
+import { DOCUMENT_TYPES, OUT_OF_SCOPE_LABELS, VAT_CATEGORIES } from "@fiskal/fiscal";
+import { ApiError } from "../../errors.ts";
+import type { Db } from "@fiskal/db";
+import type { CertificateAcceptance, CertificateKeyring } from "@fiskal/fiscal";
+import { signingCertificate } from "../certificates/store.ts";
 
 const Amount = z
   .string()
@@ -45,7 +49,29 @@ const Tax = {
     .max(30)
     .optional()
     .describe("VATEX kod razloga oslobođenja (BT-121), npr. VATEX-EU-132-1I. Za AE, K, G i O zadano VATEX-EU-AE, -IC, -G, -O."),
+  out_of_scope: z
+    .enum(OUT_OF_SCOPE_LABELS)
+    .optional()
+    .describe(
+      "Iznos izvan osnovice PDV-a: HR:N turistička pristojba, HR:POVNAK povratna naknada, HR:PP porez na potrošnju, HR:PPMV posebni porez na motorna vozila. " +
+        "Kategorija E (zadano), stopa 0, uz exemption_reason; u HR proširenju kategorija O i OutOfScopeOfVATAmount. Stavka E čiji razlog navodi takav iznos bez ove oznake odbija se (FISKAL-OUT-OF-SCOPE).",
+    ),
 };
+
+const Period = z
+  .strictObject({
+    start: Date.optional().describe("Početak razdoblja (BT-73 / BT-134)."),
+    end: Date.optional().describe("Kraj razdoblja (BT-74 / BT-135)."),
+  })
+  .describe("Razdoblje obračuna: početni i/ili završni datum, završni ne prije početnog.");
+
+const LineAllowanceCharge = z.strictObject({
+  amount: Amount.describe("Iznos bez PDV-a, veći od nule; umanjuje (popust) ili uvećava (trošak) iznos stavke."),
+  reason: z.string().max(1000).optional().describe("Razlog (tekst), npr. Rabat; on ili kod razloga je obavezan (BR-42, BR-44)."),
+  reason_code: z.string().max(3).optional().describe("Kod razloga: UNTDID 5189 za popuste (npr. 95), UNTDID 7161 za troškove."),
+  percent: z.string().max(12).optional().describe("Postotak uz base_amount: iznos = osnovica × postotak / 100."),
+  base_amount: Amount.optional().describe("Osnovica postotka."),
+});
 
 const Line = z.strictObject({
   description: z.string().min(1).max(1024).describe("Naziv artikla ili usluge (BT-153)."),
@@ -54,7 +80,11 @@ const Line = z.strictObject({
   unit_price: Price.describe("Neto cijena jedinice bez PDV-a; ne smije biti negativna (BR-27)."),
   ...Tax,
   kpd: z.string().max(20).optional().describe("KPD 2025 šifra razine 5, npr. 62.10.11. Obavezna osim na odobrenju (381) i računu za predujam (386)."),
-  line_total: Amount.describe("Iznos stavke bez PDV-a: količina × cijena zaokruženo na cente."),
+  base_quantity: Quantity.optional().describe("Osnovna količina cijene (BT-149, u jedinici stavke): cijena vrijedi za toliko jedinica, npr. \"1\" ili \"100\". Upisuje se samo kad je navedena."),
+  allowances: z.array(LineAllowanceCharge).max(20).optional().describe("Popusti na stavci (BG-27), npr. rabat; kategorija PDV-a je stavkina."),
+  charges: z.array(LineAllowanceCharge).max(20).optional().describe("Troškovi na stavci (BG-28)."),
+  period: Period.optional().describe("Razdoblje obračuna stavke (BG-26)."),
+  line_total: Amount.describe("Iznos stavke bez PDV-a: količina × cijena (÷ osnovna količina) − popusti stavke + troškovi stavke, zaokruženo na cente."),
   note: z.string().max(4000).optional().describe("Napomena uz stavku."),
 });
 
@@ -62,11 +92,14 @@ const AllowanceCharge = z.strictObject({
   amount: Amount.describe("Iznos bez PDV-a, veći od nule."),
   reason: z.string().max(1000).optional().describe("Razlog (tekst); on ili kod razloga je obavezan."),
   reason_code: z.string().max(3).optional().describe("Kod razloga: UNTDID 5189 za popuste (npr. 95), UNTDID 7161 za troškove (npr. FC prijevoz)."),
+  percent: z.string().max(12).optional().describe("Postotak (BT-94/BT-101) uz base_amount: iznos = osnovica × postotak / 100 (FISKAL-ALLOWANCE-PERCENT)."),
+  base_amount: Amount.optional().describe("Osnovica postotka (BT-93/BT-100)."),
   ...Tax,
 });
 
 const Party = {
-  name: z.string().min(1).max(200).describe("Naziv (tvrtka)."),
+  name: z.string().min(1).max(200).describe("Naziv (tvrtka) kako je registriran (BT-27/BT-44)."),
+  trading_name: z.string().min(1).max(200).optional().describe("Trgovački naziv (BT-28/BT-45), ako se razlikuje od registriranog; upisuje se samo kad je naveden."),
   address: Address.optional(),
   endpoint: Endpoint.optional(),
 };
@@ -75,7 +108,7 @@ export const SendEInvoiceInput = z.strictObject({
   document_type: z
     .enum(DOCUMENT_TYPES)
     .default("380")
-    .describe("Vrsta dokumenta (UNTDID 1001): 380 račun, 381 odobrenje (UBL CreditNote), 384 korektivni račun, 386 račun za predujam."),
+    .describe("Vrsta dokumenta (UNTDID 1001): 380 račun, 381 odobrenje (UBL CreditNote), 384 korektivni račun, 386 račun za predujam, 394 račun za leasing."),
   number: z.string().min(1).max(100).describe("Broj računa, bez bjelina (HR-BR-1)."),
   issue_date: Date.describe("Datum izdavanja, od 2026-01-01 (HR-BR-40)."),
   issue_time: z
@@ -91,6 +124,10 @@ export const SendEInvoiceInput = z.strictObject({
     .describe("Oznaka poslovnog procesa (BT-23): P1–P12 ili P99:oznaka kupca. Zadano P1; za 381 P9, za 384 P10, za 386 P4."),
   currency: z.literal("EUR").default("EUR").describe("Valuta; samo EUR."),
   copy: z.boolean().optional().describe("Indikator kopije (HR-BT-1): true kad se ponovno šalje kopija već poslanog računa."),
+  cash_basis_vat: z
+    .boolean()
+    .optional()
+    .describe("Obračun PDV-a po naplaćenoj naknadi (čl. 125.i Zakona o PDV-u): true upisuje HRObracunPDVPoNaplati u HR proširenje."),
   note: z.string().max(4000).optional().describe("Napomena na računu (BT-22)."),
   seller: z.strictObject({
     oib: Oib.describe("OIB prodavatelja."),
@@ -108,14 +145,19 @@ export const SendEInvoiceInput = z.strictObject({
       .max(20)
       .optional()
       .describe("PDV identifikator kupca (BT-48) s oznakom države, npr. DE123456789. Za hrvatskog kupca zadano HR + OIB kad ga kategorije S, Z, E, AE traže."),
+    business_unit: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe("Oznaka poslovne jedinice kupca (BT-46), upisuje se kao 9934:OIB::HR99:oznaka; traži buyer.oib. Naziv jedinice ide u trading_name (BT-45)."),
   }),
   operator: z
     .strictObject({
       name: z.string().min(1).max(200).describe("Oznaka operatera (HR-BT-4), npr. ime i prezime ili šifra blagajnika."),
       oib: Oib.describe("OIB operatera (HR-BT-5)."),
     })
-    .optional()
-    .describe("Osoba koja je izdala račun (čl. 8. Zakona o fiskalizaciji); zadano prodavatelj."),
+    .describe("Osoba koja je izdala račun (čl. 8. Zakona o fiskalizaciji): oznaka i OIB operatera, ne tvrtke. Obavezno (HR-BR-37, HR-BR-9)."),
   billing_references: z
     .array(
       z.strictObject({
@@ -127,6 +169,7 @@ export const SendEInvoiceInput = z.strictObject({
     .max(100)
     .optional()
     .describe("Računi na koje se dokument odnosi (BG-3): obavezno za 381 i 384; u konačnom računu i plaćeni predujmovi."),
+  period: Period.optional().describe("Razdoblje obračuna cijelog računa (BG-14)."),
   delivery: z
     .strictObject({
       date: Date.optional().describe("Stvarni datum isporuke (BT-72)."),
@@ -174,7 +217,7 @@ export type SendEInvoiceInput = z.infer<typeof SendEInvoiceInput>;
 
 export const EInvoiceSchema = z.object({
   id: z.string().describe("Identifikator e-računa u Fiskalu."),
-  document_type: z.enum(DOCUMENT_TYPES).describe("Vrsta dokumenta: 380, 381, 384 ili 386."),
+  document_type: z.enum(DOCUMENT_TYPES).describe("Vrsta dokumenta: 380, 381, 384, 386 ili 394."),
   number: z.string().describe("Broj računa."),
   status: z
     .enum(["accepted", "queued", "rejected"])
@@ -199,6 +242,40 @@ export const EInvoiceSchema = z.object({
 });
 
 export type EInvoiceOut = z.infer<typeof EInvoiceSchema>;
+
+export const F2StateSchema = z.object({
+  status: z
+    .enum(["not_delivered", "not_applicable", "pending", "recorded", "refused"])
+    .describe(
+      "Fiskalizacija 2.0 (EvidentirajERacunZahtjev): not_delivered: izdani e-račun posrednik još nije isporučio; not_applicable: primljeni dokument nije ispravan e-račun pa se ne evidentira; " +
+        "pending: čeka evidentiranje (ponavlja se dok servis nije dostupan); recorded: evidentiran; refused: Porezna uprava ga je odbila (vidi error).",
+    ),
+  type: z.enum(["I", "U"]).describe("vrstaERacuna: I izlazni (izdani), U ulazni (primljeni)."),
+  request_id: z.string().nullable().describe("Id zadnjeg zahtjeva EvidentirajERacunZahtjev."),
+  recorded_at: z.string().nullable(),
+  attempts: z.number().int().describe("Broj slanja Poreznoj upravi."),
+  error: z.string().nullable().describe("Zašto zadnje slanje nije uspjelo (kod i poruka Porezne uprave ili nedostupnost)."),
+});
+export type F2State = z.infer<typeof F2StateSchema>;
+
+type F2Columns = { fiscalizationStatus: string | null; fiscalizationRequestId: string | null; fiscalizedAt: Date | null; fiscalizationAttempts: number; fiscalizationError: string | null };
+
+/** Where an e-invoice stands with the tax authority: `status` when nothing was sent yet (null column). */
+export function f2State(type: F2State["type"], unsent: F2State["status"], row: F2Columns): F2State {
+  return {
+    status: (row.fiscalizationStatus ?? unsent) as F2State["status"],
+    type,
+    request_id: row.fiscalizationRequestId,
+    recorded_at: row.fiscalizedAt?.toISOString() ?? null,
+    attempts: row.fiscalizationAttempts,
+    error: row.fiscalizationError,
+  };
+}
+
+/** Where an issued e-invoice stands with the tax authority (Fiscalization 2.0, type I). */
+export function issuedF2State(row: F2Columns & Pick<EInvoice, "status">): F2State {
+  return f2State("I", row.status === "accepted" ? "pending" : "not_delivered", row);
+}
 
 interface StoredRejection {
   message: string;
@@ -225,4 +302,32 @@ export function toEInvoice(row: EInvoice): EInvoiceOut {
     rejection: rejection ? { message: rejection.message, rules: rejection.rules } : null,
     created_at: row.createdAt.toISOString(),
   };
+}
+
+/**
+ * An e-invoice is fiscalized with the account's certificate (Fiscalization 2.0), so its seller must
+ * be the certificate's OIB, and the certificate must be valid now: checked before anything is stored
+ * or sent, as for receipts. Otherwise the document would be delivered and could never be
+ * fiscalized. An account without a certificate gets the generated test certificate for the seller,
+ * as its first receipt would.
+ */
+export async function checkSellerCertificate(
+  ctx: { services: { db: Db; certificateKeys: CertificateKeyring; fiscalization?: { readonly certificates?: CertificateAcceptance } }; principal: { accountId: string } },
+  sellerOib: string,
+): Promise<void> {
+  const { db, certificateKeys } = ctx.services;
+  const accountId = ctx.principal.accountId;
+  const account = await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { name: true } });
+  try {
+    // E-invoices are fiscalized with Fiscalization 2.0: its address decides which certificates it takes.
+    await signingCertificate(db, certificateKeys, accountId, { oib: sellerOib, name: account.name }, undefined, ctx.services.fiscalization?.certificates);
+  } catch (err) {
+    const detail = err instanceof ApiError && Array.isArray(err.details) ? (err.details[0] as { reason?: string } | undefined) : undefined;
+    if (detail?.reason !== "oib_mismatch") throw err;
+    const cert = await db.certificate.findUnique({ where: { accountId }, select: { oib: true } });
+    const message =
+      `Certifikat računa tvrtke izdan je za OIB ${cert?.oib ?? "drugog obveznika"}, a e-račun ima OIB prodavatelja ${sellerOib}. ` +
+      "E-račun se fiskalizira certifikatom prodavatelja: pošaljite ga s računa tvrtke prodavatelja.";
+    throw new ApiError("validation_error", message, [{ path: "seller.oib", message, reason: "oib_mismatch" }]);
+  }
 }

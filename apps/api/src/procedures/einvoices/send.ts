@@ -3,9 +3,15 @@
 // Record before calling out: (1) everything that can be checked is checked, before anything is
 // written or sent; (2) the e-invoice is committed as "pending" with its UBL, message id and request;
 // (3) the intermediary is called; (4) its answer is stored in the step that completes the e-invoice
-// and the Idempotency-Key record — or, if the database refuses, journaled on disk for the reconciler.
-// A pending e-invoice number is never sent again: it is being sent, or its answer was lost. A number
-// the intermediary rejected is kept with the refused document and the rule ids, and is free again.
+// and the Idempotency-Key record — or, if the database refuses, journaled (shared journal and disk)
+// for the reconciler. A pending e-invoice number is never sent again as a new document: it is being
+// sent, or its answer was lost and it is sent again with the same message id, which the intermediary
+// deduplicates (einvoice-fiscalization.ts). A number the intermediary rejected is kept with the
+// refused document and the rule ids, and is free again.
+//
+// As for receipts: a 503 means nothing was recorded (the key and the number stay free); once the
+// e-invoice may have been committed, the answer is its outcome or `outcome_unknown` (504) with its id,
+// and the e-invoice's lease (`nextSendAt`) hands it to any instance if this request does not finish.
 import { randomUUID } from "node:crypto";
 import { Prisma, type EInvoice } from "@fiskal/db";
 import {
@@ -20,13 +26,23 @@ import {
   laterDateProblem,
   validateEInvoice,
   type EInvoiceInput,
+  type OutOfScopeLabel,
   type VatCategory,
 } from "@fiskal/fiscal";
 import { ApiError } from "../../errors.ts";
-import { STALE_PENDING_MS, withIdempotency, type IdempotencyControl } from "../../idempotency.ts";
-import { keepAnswer } from "../../journal.ts";
+import {
+  commitPending,
+  IdempotencyKeyTaken,
+  releaseIdempotencyRecord,
+  retryWhileUnreachable,
+  withIdempotency,
+  type IdempotencyControl,
+  type PendingResolution,
+} from "../../idempotency.ts";
+import { keepAnswer } from "../../records/journal.ts";
+import { CLAIM_LEASE_MS } from "../../records/resubmit.ts";
 import { apiKeyProcedure, type Context, type Principal } from "../../trpc.ts";
-import { EInvoiceSchema, SendEInvoiceInput, toEInvoice, type EInvoiceOut } from "./schemas.ts";
+import { checkSellerCertificate, EInvoiceSchema, SendEInvoiceInput, toEInvoice, type EInvoiceOut } from "./schemas.ts";
 
 type ApiContext = Context & { principal: Principal };
 
@@ -40,13 +56,28 @@ function receivedAt(now: Date): string {
 /** The request in the model of @fiskal/fiscal; `issueTime` is the one given (HH:mm → HH:mm:00) or the time of receipt. */
 function toDomain(i: SendEInvoiceInput, now: Date = new Date()): EInvoiceInput {
   const address = (a: SendEInvoiceInput["buyer"]["address"]) => a && { street: a.street, city: a.city, postalCode: a.postal_code, country: a.country };
-  const tax = (t: { vat_category?: VatCategory; vat_rate?: string; exemption_reason?: string; exemption_reason_code?: string }) => ({
+  const tax = (t: { vat_category?: VatCategory; vat_rate?: string; exemption_reason?: string; exemption_reason_code?: string; out_of_scope?: OutOfScopeLabel }) => ({
     vatCategory: t.vat_category,
     vatRate: t.vat_rate,
     exemptionReason: t.exemption_reason,
     exemptionReasonCode: t.exemption_reason_code,
+    outOfScope: t.out_of_scope,
   });
-  const allowanceCharge = (a: NonNullable<SendEInvoiceInput["allowances"]>[number]) => ({ amount: a.amount, reason: a.reason, reasonCode: a.reason_code, ...tax(a) });
+  const lineAllowanceCharge = (a: { amount: string; reason?: string; reason_code?: string; percent?: string; base_amount?: string }) => ({
+    amount: a.amount,
+    reason: a.reason,
+    reasonCode: a.reason_code,
+    percent: a.percent,
+    baseAmount: a.base_amount,
+  });
+  const allowanceCharge = (a: NonNullable<SendEInvoiceInput["allowances"]>[number]) => ({
+    amount: a.amount,
+    reason: a.reason,
+    reasonCode: a.reason_code,
+    percent: a.percent,
+    baseAmount: a.base_amount,
+    ...tax(a),
+  });
   const time = i.issue_time === undefined ? receivedAt(now) : i.issue_time.length === 5 ? `${i.issue_time}:00` : i.issue_time;
   return {
     documentType: i.document_type,
@@ -57,10 +88,12 @@ function toDomain(i: SendEInvoiceInput, now: Date = new Date()): EInvoiceInput {
     processType: i.process_type,
     currency: i.currency,
     copy: i.copy,
+    cashBasisVat: i.cash_basis_vat,
     note: i.note,
     seller: {
       oib: i.seller.oib,
       name: i.seller.name,
+      tradingName: i.seller.trading_name,
       address: address(i.seller.address),
       endpoint: i.seller.endpoint,
       vatId: i.seller.vat_id,
@@ -68,9 +101,10 @@ function toDomain(i: SendEInvoiceInput, now: Date = new Date()): EInvoiceInput {
       iban: i.seller.iban,
       legalForm: i.seller.legal_form,
     },
-    buyer: { oib: i.buyer.oib, name: i.buyer.name, address: address(i.buyer.address), endpoint: i.buyer.endpoint, vatId: i.buyer.vat_id },
+    buyer: { oib: i.buyer.oib, name: i.buyer.name, tradingName: i.buyer.trading_name, businessUnit: i.buyer.business_unit, address: address(i.buyer.address), endpoint: i.buyer.endpoint, vatId: i.buyer.vat_id },
     operator: i.operator,
     billingReferences: i.billing_references?.map((r) => ({ number: r.number, issueDate: r.issue_date, description: r.description })),
+    period: i.period,
     delivery: i.delivery && { date: i.delivery.date, address: address(i.delivery.address) },
     payment: i.payment && { meansCode: i.payment.means_code, iban: i.payment.iban, reference: i.payment.reference, note: i.payment.note, terms: i.payment.terms },
     allowances: i.allowances?.map(allowanceCharge),
@@ -80,6 +114,10 @@ function toDomain(i: SendEInvoiceInput, now: Date = new Date()): EInvoiceInput {
       quantity: l.quantity,
       unit: l.unit,
       unitPrice: l.unit_price,
+      baseQuantity: l.base_quantity,
+      allowances: l.allowances?.map(lineAllowanceCharge),
+      charges: l.charges?.map(lineAllowanceCharge),
+      period: l.period,
       kpd: l.kpd,
       lineTotal: l.line_total,
       note: l.note,
@@ -134,24 +172,55 @@ async function eInvoiceTaken(ctx: ApiContext, row: EInvoice, label: string): Pro
   if (intermediaryId) {
     return new ApiError("conflict", `${label} već je poslan (${row.id}, kod posrednika ${intermediaryId}).`, { reason: "sent", id: row.id, intermediary_id: intermediaryId });
   }
-  if (Date.now() - row.createdAt.getTime() <= STALE_PENDING_MS) {
+  if (row.nextSendAt && row.nextSendAt > new Date()) {
     return new ApiError("conflict", `${label} upravo se šalje posredniku; ne šaljite ga ponovno. Ishod provjerite za trenutak.`, { reason: "in_progress", id: row.id }, {
       "Retry-After": "1",
     });
   }
   return new ApiError(
     "conflict",
-    `${label} predan je posredniku, ali njegov odgovor nije zabilježen. Ne šaljite ga ponovno; provjerite ga kod posrednika.`,
-    { reason: "outcome_unknown", id: row.id },
+    `${label} predan je posredniku, ali njegov odgovor još nije zabilježen; Fiskal ga sam ponovno predaje s istom oznakom poruke (posrednik ga ne prima dvaput). Ne šaljite ga ponovno; stanje: GET /v1/einvoices/${row.id}.`,
+    { reason: "resending", id: row.id },
   );
+}
+
+/** The answer when the e-invoice may have been committed but that cannot be learned now. */
+function outcomeUnknown(id: string, label: string): ApiError {
+  return new ApiError(
+    "outcome_unknown",
+    `Baza podataka prekinula je vezu dok se ${label.charAt(0).toLowerCase()}${label.slice(1)} spremao, pa nije poznato je li zabilježen. Ponovite isti zahtjev s istim Idempotency-Key (ili provjerite GET /v1/einvoices/${id}): ako je zabilježen, Fiskal ga sam dovršava i nikad ga ne šalje dvaput.`,
+    { id },
+    { "Retry-After": "5" },
+  );
+}
+
+/**
+ * A retry with the key of a request that did not finish: the e-invoice it committed says what
+ * happened. Sent: replayed. Rejected: the key is free (the same document is refused again).
+ * Within its call's lease: in progress. Past it: sent again now with the same message id.
+ */
+async function resolveKey(ctx: ApiContext, recordId: string): Promise<PendingResolution> {
+  const { db, einvoiceFiscalization } = ctx.services;
+  const row = await db.eInvoice.findFirst({ where: { idempotencyRecordId: recordId, accountId: ctx.principal.accountId } });
+  if (!row) return { kind: "none" };
+  if (row.status === "rejected") return { kind: "free" };
+  if (row.status !== "pending") return { kind: "replay", response: toEInvoice(row) };
+  if ((row.nextSendAt && row.nextSendAt > new Date()) || !einvoiceFiscalization) return { kind: "in_progress" };
+  await einvoiceFiscalization.resendNow(row.id);
+  const after = await db.eInvoice.findUnique({ where: { id: row.id } });
+  if (!after || after.status === "pending") return { kind: "in_progress" };
+  return after.status === "rejected" ? { kind: "free" } : { kind: "replay", response: toEInvoice(after) };
 }
 
 async function sendDocument(ctx: ApiContext, input: SendEInvoiceInput, domain: EInvoiceInput, control: IdempotencyControl): Promise<EInvoiceOut> {
   const { db, intermediary, log } = ctx.services;
   const accountId = ctx.principal.accountId;
+  await checkSellerCertificate(ctx, input.seller.oib);
   const ubl = buildUbl(domain);
   const label = `E-račun ${input.number} izdavatelja ${input.seller.oib}`;
   const messageId = randomUUID();
+  const id = randomUUID();
+  const leaseMs = ctx.services.lateDelivery?.leaseMs ?? CLAIM_LEASE_MS;
   const totals = documentTotals(domain);
   const data = {
     documentType: domain.documentType ?? "380",
@@ -178,20 +247,46 @@ async function sendDocument(ctx: ApiContext, input: SendEInvoiceInput, domain: E
   //    last document the intermediary rejected is free again: that row takes the new document.
   let pending: EInvoice;
   try {
-    pending = await db.eInvoice.create({ data: { accountId, number: input.number, ...data } });
+    pending = await commitPending(db, {
+      write: async (tx) => {
+        await control.insertRecord(tx);
+        return tx.eInvoice.create({ data: { id, accountId, number: input.number, ...data, nextSendAt: new Date(Date.now() + leaseMs) } });
+      },
+      ours: () => db.eInvoice.findUnique({ where: { id } }),
+      unknown: () => outcomeUnknown(id, label),
+    });
   } catch (err) {
-    if (!(err instanceof Prisma.PrismaClientKnownRequestError) || err.code !== "P2002") throw err;
+    if (err instanceof IdempotencyKeyTaken || !(err instanceof Prisma.PrismaClientKnownRequestError) || err.code !== "P2002") throw err;
+    // The number belongs to the seller's OIB across accounts: another account's e-invoice is a 409
+    // that says nothing of that account or its document (even when the intermediary rejected it).
+    const elsewhere = await db.eInvoice.findUnique({ where: { sellerOib_number: { sellerOib: input.seller.oib, number: input.number } }, select: { accountId: true } });
+    if (elsewhere && elsewhere.accountId !== accountId) {
+      throw new ApiError(
+        "conflict",
+        `${label} već postoji (broj e-računa pripada izdavatelju, bez obzira na to s kojeg je računa u Fiskalu poslan). Izdajte e-račun sa sljedećim brojem.`,
+        { reason: "number_taken" },
+      );
+    }
     const where = { accountId_sellerOib_number: { accountId, sellerOib: input.seller.oib, number: input.number } };
     const taken = await db.eInvoice.findUnique({ where });
     if (!taken) {
       throw new ApiError("conflict", `${label} upravo se šalje; ponovite za trenutak.`, { reason: "in_progress" }, { "Retry-After": "1" });
     }
     if (taken.status !== "rejected") throw (await eInvoiceTaken(ctx, taken, label));
-    const { count } = await db.eInvoice.updateMany({ where: { id: taken.id, status: "rejected" }, data: { ...data, intermediaryId: null, sentAt: null, createdAt: new Date() } });
-    if (count === 0) {
-      throw new ApiError("conflict", `${label} upravo se šalje; ponovite za trenutak.`, { reason: "in_progress", id: taken.id }, { "Retry-After": "1" });
-    }
-    pending = (await db.eInvoice.findUniqueOrThrow({ where: { id: taken.id } }));
+    const busy = () => new ApiError("conflict", `${label} upravo se šalje; ponovite za trenutak.`, { reason: "in_progress", id: taken.id }, { "Retry-After": "1" });
+    pending = await commitPending(db, {
+      write: async (tx) => {
+        await control.insertRecord(tx);
+        const { count } = await tx.eInvoice.updateMany({
+          where: { id: taken.id, status: "rejected" },
+          data: { ...data, intermediaryId: null, sentAt: null, createdAt: new Date(), nextSendAt: new Date(Date.now() + leaseMs) },
+        });
+        if (count === 0) throw busy();
+        return tx.eInvoice.findUniqueOrThrow({ where: { id: taken.id } });
+      },
+      ours: () => db.eInvoice.findFirst({ where: { id: taken.id, messageId } }),
+      unknown: () => outcomeUnknown(taken.id, label),
+    });
   }
 
   // 2. The call (short throttling waits resend the same message id, which the intermediary deduplicates).
@@ -203,12 +298,15 @@ async function sendDocument(ctx: ApiContext, input: SendEInvoiceInput, domain: E
       // The intermediary refused the document: it holds nothing. The row keeps the document and the
       // reasons (GET shows them); the number may be sent again with a corrected document.
       const rejection = { message: err.message, rules: err.rules };
-      await db.eInvoice
-        .updateMany({ where: { id: pending.id, status: "pending" }, data: { status: "rejected", rejection } })
-        .catch((storeErr: unknown) => {
-          control.committed();
-          log.error({ accountId, number: input.number, id: pending.id, err: storeErr }, "rejected e-invoice stays pending");
-        });
+      await retryWhileUnreachable(() =>
+        db.$transaction(async (tx) => {
+          await tx.eInvoice.updateMany({ where: { id: pending.id, status: "pending", messageId }, data: { status: "rejected", rejection, nextSendAt: null } });
+          await releaseIdempotencyRecord(tx, control.recordId);
+        }),
+      ).catch((storeErr: unknown) => {
+        // Kept pending: the resend (same message id) is rejected again and recorded then.
+        log.error({ accountId, number: input.number, id: pending.id, err: storeErr }, "rejected e-invoice stays pending");
+      });
       throw new ApiError(
         "validation_error",
         `Posrednik je odbio ${label.charAt(0).toLowerCase()}${label.slice(1)} (id ${pending.id}): ${err.message}. Dokument i razlozi spremljeni su (GET /v1/einvoices/${pending.id}); ispravljeni e-račun možete poslati pod istim brojem.`,
@@ -216,34 +314,49 @@ async function sendDocument(ctx: ApiContext, input: SendEInvoiceInput, domain: E
       );
     }
     if (err instanceof ApiError) {
-      // The intermediary throttled or is unavailable: it holds nothing, so the number is free for a retry.
-      await db.eInvoice.deleteMany({ where: { id: pending.id, status: "pending" } }).catch((deleteErr: unknown) => {
-        control.committed();
-        log.error({ accountId, number: input.number, id: pending.id, err: deleteErr }, "refused e-invoice stays pending");
-      });
+      // The intermediary throttled or is unavailable: it holds nothing, so the number and the key are
+      // free for a retry. If the database cannot remove them now, the e-invoice is sent later by itself.
+      const removed = await retryWhileUnreachable(() =>
+        db.$transaction(async (tx) => {
+          await tx.eInvoice.deleteMany({ where: { id: pending.id, status: "pending", messageId } });
+          await releaseIdempotencyRecord(tx, control.recordId);
+        }),
+      ).then(
+        () => true,
+        (deleteErr: unknown) => {
+          log.error({ accountId, number: input.number, id: pending.id, err: deleteErr }, "refused e-invoice stays pending; it is sent again after its lease");
+          return false;
+        },
+      );
+      if (!removed) throw outcomeUnknown(pending.id, label);
       throw err;
     }
     // No answer (connection lost, timeout): the intermediary may have the document. It stays
-    // pending and is not sent again; the key stays taken.
+    // pending; after its lease it is sent again with the same message id; the key stays taken.
     control.committed();
-    log.error({ accountId, number: input.number, id: pending.id, messageId, err }, "no answer from the intermediary; the e-invoice stays pending");
-    throw err;
+    log.error({ accountId, number: input.number, id: pending.id, messageId, err }, "no answer from the intermediary; the e-invoice is sent again after its lease");
+    throw outcomeUnknown(pending.id, label);
   }
   control.committed();
 
   // 3. The answer completes the e-invoice and the key's record, or goes to the journal.
   const sentAt = new Date();
   const response = toEInvoice({ ...pending, status: sent.status, intermediaryId: sent.id, sentAt });
-  await keepAnswer(ctx.services, {
-    kind: "einvoice",
-    id: pending.id,
-    accountId,
-    idempotencyRecordId: control.recordId ?? null,
-    intermediaryId: sent.id,
-    status: sent.status,
-    sentAt: sentAt.toISOString(),
-    response,
-  });
+  try {
+    await keepAnswer(ctx.services, {
+      kind: "einvoice",
+      id: pending.id,
+      accountId,
+      idempotencyRecordId: control.recordId ?? null,
+      intermediaryId: sent.id,
+      status: sent.status,
+      sentAt: sentAt.toISOString(),
+      response,
+    });
+  } catch {
+    // Neither the database nor a journal took the answer (keepAnswer logged it): sent again after the lease.
+    throw outcomeUnknown(pending.id, label);
+  }
   control.recorded();
   return response;
 }
@@ -272,7 +385,10 @@ export const sendEInvoice = apiKeyProcedure
     const domain = toDomain(input, now);
     const problems = eInvoiceProblems(input, domain, ctx.services.kpd, now);
     if (problems.length) throw new ApiError("validation_error", "E-račun nije ispravan.", problems);
-    return withIdempotency(ctx, "einvoice.send", input, (control) => sendDocument(ctx, input, domain, control));
+    return withIdempotency(ctx, "einvoice.send", input, (control) => sendDocument(ctx, input, domain, control), {
+      recordWithOperation: true,
+      resolve: (record) => resolveKey(ctx, record.id),
+    });
   });
 
 /**

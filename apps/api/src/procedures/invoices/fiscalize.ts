@@ -1,19 +1,47 @@
 // POST /v1/invoices/fiscalize — ZKI with the account's certificate, JIR from the tax authority.
 //
 // Record before calling out: (1) everything that can be checked is checked, before anything is
-// written or sent; (2) the receipt is committed as "pending" with its ZKI, message id and request;
+// written or sent; (2) the receipt is committed as "pending" with its ZKI, message id and request
+// (and, with the real CIS client, the signed RacunZahtjev that is then sent as it is);
 // (3) the tax authority is called; (4) its JIR is stored in the step that completes the receipt and
-// the Idempotency-Key record — or, if the database refuses, journaled on disk for the reconciler.
-// A pending receipt number is never sent again: it is being fiscalized, or its answer was lost.
+// the Idempotency-Key record — or, if the database refuses, journaled (shared journal and disk) for
+// the reconciler. A pending receipt number is never sent again as a new receipt: it is being
+// fiscalized, or it is delivered late (NakDost) by the job of resubmit.ts.
+//
+// The database may go away at any step. A 503 means nothing was recorded (the key and the number
+// stay free); once the receipt may have been committed, the answer is either its outcome or
+// `outcome_unknown` (504) with its id, and the receipt is completed without the request: its row
+// carries the lease of this call (`nextAttemptAt`), after which any instance delivers it late.
 import { randomUUID } from "node:crypto";
 import { Prisma, type Invoice } from "@fiskal/db";
-import { computeZki, formatMoney, formatRate, parseMoney, receiptProblems, TaxAuthorityError, toRacunType, type Receipt } from "@fiskal/fiscal";
+import {
+  computeZki,
+  formatMoney,
+  formatRate,
+  isLateDelivery,
+  lateDeliveryWindowProblem,
+  parseMoney,
+  receiptProblems,
+  TaxAuthorityError,
+  toRacunType,
+  type FiscalizeAnswer,
+  type Receipt,
+} from "@fiskal/fiscal";
 import { ApiError } from "../../errors.ts";
-import { STALE_PENDING_MS, withIdempotency, type IdempotencyControl } from "../../idempotency.ts";
-import { keepAnswer } from "../../journal.ts";
-import { deferReceipt } from "../../resubmit.ts";
+import {
+  commitPending,
+  IdempotencyKeyTaken,
+  releaseIdempotencyRecord,
+  retryWhileUnreachable,
+  withIdempotency,
+  type IdempotencyControl,
+  type PendingResolution,
+} from "../../idempotency.ts";
+import { keepAnswer } from "../../records/journal.ts";
+import { CLAIM_LEASE_MS, deferReceipt } from "../../records/resubmit.ts";
 import { apiKeyProcedure, type Context, type Principal } from "../../trpc.ts";
 import { signingCertificate } from "../certificates/store.ts";
+import { storedExchange } from "./complete.ts";
 import { FiscalizeInput, InvoiceSchema, toInvoice, type InvoiceOut, type StoredAmounts } from "./schemas.ts";
 
 type ApiContext = Context & { principal: Principal };
@@ -21,12 +49,14 @@ type Problem = { path: string; message: string };
 
 /**
  * The receipt in the domain's names. NakDost (late delivery) is the system's to set, never the
- * request's: true only for a re-entered paragon receipt (issued to the buyer without a JIR).
+ * request's: true for a re-entered paragon receipt (issued to the buyer without a JIR) and for a
+ * receipt issued more than LATE_DELIVERY_TOLERANCE_MS before it was received.
  */
-function toReceipt(input: FiscalizeInput): Receipt {
+export function toReceipt(input: FiscalizeInput, now: Date = new Date()): Receipt {
+  const issuedAt = new Date(input.issued_at);
   return {
     oib: input.oib,
-    issuedAt: new Date(input.issued_at),
+    issuedAt,
     number: input.number,
     premises: input.premises,
     device: input.device,
@@ -35,7 +65,8 @@ function toReceipt(input: FiscalizeInput): Receipt {
     operatorOib: input.operator_oib,
     vatRegistered: input.vat_registered,
     sequence: input.sequence,
-    lateDelivery: input.paragon_number !== undefined,
+    // Issued earlier than Fiskal received it (beyond the tolerance): the receipt reaches CIS late.
+    lateDelivery: input.paragon_number !== undefined || isLateDelivery(issuedAt, now),
     vat: input.vat,
     consumptionTax: input.consumption_tax,
     otherTaxes: input.other_taxes,
@@ -101,67 +132,135 @@ async function receiptTaken(ctx: ApiContext, row: Invoice, label: string): Promi
     else jir = (await ctx.services.db.invoice.findUnique({ where: { id: row.id }, select: { jir: true } }))?.jir ?? null;
   }
   if (jir) return new ApiError("conflict", `Račun ${label} već je fiskaliziran (JIR ${jir}).`, { reason: "fiscalized", id: row.id, jir });
-  if (row.nextAttemptAt) {
-    return new ApiError(
-      "conflict",
-      `Račun ${label} izdan je bez JIR-a jer Porezna uprava nije bila dostupna; Fiskal ga sam naknadno dostavlja (NakDost). Ne šaljite ga ponovno; stanje: GET /v1/invoices/${row.id}.`,
-      { reason: "late_delivery", id: row.id },
-    );
-  }
-  if (Date.now() - row.createdAt.getTime() <= STALE_PENDING_MS) {
+  if (firstCallHolds(row)) {
     return new ApiError("conflict", `Račun ${label} upravo se fiskalizira; ne šaljite ga ponovno. Ishod provjerite za trenutak.`, { reason: "in_progress", id: row.id }, {
       "Retry-After": "1",
     });
   }
   return new ApiError(
     "conflict",
-    `Račun ${label} poslan je Poreznoj upravi, ali njezin odgovor nije zabilježen. Ne šaljite ga ponovno; provjerite ga kod Porezne uprave.`,
-    { reason: "outcome_unknown", id: row.id },
+    `Račun ${label} izdan je bez JIR-a (Porezna uprava nije bila dostupna ili njezin odgovor nije zabilježen); Fiskal ga sam naknadno dostavlja (NakDost). Ne šaljite ga ponovno; stanje: GET /v1/invoices/${row.id}.`,
+    { reason: "late_delivery", id: row.id },
   );
+}
+
+/** CIS refused the receipt itself (or would: it cannot be signed as the schema requires). */
+function refusedByCis(err: TaxAuthorityError): ApiError {
+  return new ApiError("validation_error", `Porezna uprava odbila je račun: ${err.message}`, { cis_code: err.code });
+}
+
+/** The 409 for a number another account of the same issuer already used: nothing of that account is shown. */
+function numberTakenElsewhere(label: string, oib: string): ApiError {
+  return new ApiError(
+    "conflict",
+    `Račun ${label} obveznika ${oib} već je izdan (broj računa pripada obvezniku, bez obzira na to s kojeg je računa u Fiskalu poslan). Izdajte račun sa sljedećim brojem.`,
+    { reason: "number_taken" },
+  );
+}
+
+/** The request that committed the receipt is still within its call's lease (nothing else sends it meanwhile). */
+function firstCallHolds(row: Invoice, now = new Date()): boolean {
+  return row.status === "pending" && row.deliveryAttempts === 0 && row.nextAttemptAt !== null && row.nextAttemptAt > now;
+}
+
+/** The answer when the receipt may have been committed but that cannot be learned now. */
+function outcomeUnknown(id: string, label: string): ApiError {
+  return new ApiError(
+    "outcome_unknown",
+    `Baza podataka prekinula je vezu dok se račun ${label} spremao, pa nije poznato je li zabilježen. Ponovite isti zahtjev s istim Idempotency-Key (ili provjerite GET /v1/invoices/${id}): ako je zabilježen, Fiskal ga sam dovršava i nikad ga ne fiskalizira dvaput.`,
+    { id },
+    { "Retry-After": "5" },
+  );
+}
+
+/**
+ * A retry with the key of a request that did not finish: the receipt it committed says what
+ * happened. Fiscalized or issued without a JIR: replayed. Still within its first call's lease: in
+ * progress. Past it, the request went away without an answer: the receipt is delivered late now
+ * (any instance), and what that brings is replayed.
+ */
+async function resolveKey(ctx: ApiContext, recordId: string): Promise<PendingResolution> {
+  const { db, lateDelivery } = ctx.services;
+  const row = await db.invoice.findFirst({ where: { idempotencyRecordId: recordId, accountId: ctx.principal.accountId } });
+  if (!row) return { kind: "none" };
+  if (row.jir || row.deliveryAttempts > 0) return { kind: "replay", response: toInvoice(row) };
+  if (firstCallHolds(row) || !lateDelivery) return { kind: "in_progress" };
+  const outcome = await lateDelivery.deliverNow(row.id);
+  if (outcome === "journaled") return { kind: "in_progress" };
+  const after = await db.invoice.findUnique({ where: { id: row.id } });
+  return after ? { kind: "replay", response: toInvoice(after) } : { kind: "none" };
 }
 
 async function fiscalizeReceipt(ctx: ApiContext, input: FiscalizeInput, control: IdempotencyControl): Promise<InvoiceOut> {
   const { db, taxAuthority, log } = ctx.services;
   const accountId = ctx.principal.accountId;
   const account = await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { name: true } });
-  const cert = await signingCertificate(db, ctx.services.certificateKeys, accountId, { oib: input.oib, name: account.name });
+  const cert = await signingCertificate(db, ctx.services.certificateKeys, accountId, { oib: input.oib, name: account.name }, new Date(), taxAuthority.certificates);
   const receipt = toReceipt(input);
   const label = `${input.number}/${input.premises}/${input.device}`;
   const zki = computeZki(receipt, cert.keyPem);
   const messageId = randomUUID();
+  const id = randomUUID();
+  const call = { receipt, zki, certPem: cert.certPem, keyPem: cert.keyPem, messageId, racun: toRacunType(receipt, zki) };
+  // The real CIS client signs now: the signed RacunZahtjev is committed with the pending receipt
+  // (its evidence for the archive) and then sent as it is. A request it cannot sign is refused here,
+  // before anything is written, as CIS would refuse it.
+  let signedRequest: string | undefined;
+  try {
+    signedRequest = taxAuthority.signRequest?.(call);
+  } catch (err) {
+    if (err instanceof TaxAuthorityError && err.kind === "rejected") throw refusedByCis(err);
+    throw err;
+  }
+  const leaseMs = ctx.services.lateDelivery?.leaseMs ?? CLAIM_LEASE_MS;
+  const data = {
+    id,
+    accountId,
+    oib: input.oib,
+    number: input.number,
+    premises: input.premises,
+    device: input.device,
+    issuedAt: receipt.issuedAt,
+    total: new Prisma.Decimal(input.total),
+    paymentMethod: input.payment_method,
+    operatorOib: input.operator_oib,
+    vatRegistered: input.vat_registered,
+    sequenceMark: input.sequence,
+    lateDelivery: receipt.lateDelivery === true,
+    amounts: storedAmounts(input) as Prisma.InputJsonValue,
+    buyerOib: input.buyer_oib ?? null,
+    paragonNumber: input.paragon_number ?? null,
+    specialPurpose: input.special_purpose ?? null,
+    stornoOfId: input.storno_of ?? null,
+    zki,
+    status: "pending",
+    messageId,
+    idempotencyRecordId: control.recordId ?? null,
+    request: input as Prisma.InputJsonValue,
+  };
 
-  // 1. Recorded and committed before the tax authority hears of it. The unique number makes
-  //    concurrent sends of one receipt meet here: one row wins, the others get 409.
+  // 1. Recorded and committed before the tax authority hears of it, with the key's record. The
+  //    unique number makes concurrent sends of one receipt meet here: one row wins, the others get 409.
   let pending: Invoice;
   try {
-    pending = await db.invoice.create({
-      data: {
-        accountId,
-        oib: input.oib,
-        number: input.number,
-        premises: input.premises,
-        device: input.device,
-        issuedAt: receipt.issuedAt,
-        total: new Prisma.Decimal(input.total),
-        paymentMethod: input.payment_method,
-        operatorOib: input.operator_oib,
-        vatRegistered: input.vat_registered,
-        sequenceMark: input.sequence,
-        lateDelivery: receipt.lateDelivery === true,
-        amounts: storedAmounts(input) as Prisma.InputJsonValue,
-        buyerOib: input.buyer_oib ?? null,
-        paragonNumber: input.paragon_number ?? null,
-        specialPurpose: input.special_purpose ?? null,
-        stornoOfId: input.storno_of ?? null,
-        zki,
-        status: "pending",
-        messageId,
-        idempotencyRecordId: control.recordId ?? null,
-        request: input as Prisma.InputJsonValue,
+    pending = await commitPending(db, {
+      write: async (tx) => {
+        await control.insertRecord(tx);
+        const exchange = signedRequest ? { cisExchange: { create: { messageId, request: new Uint8Array(Buffer.from(signedRequest, "utf8")) } } } : {};
+        return tx.invoice.create({ data: { ...data, nextAttemptAt: new Date(Date.now() + leaseMs), ...exchange } });
       },
+      ours: () => db.invoice.findUnique({ where: { id } }),
+      unknown: () => outcomeUnknown(id, label),
     });
   } catch (err) {
-    if (!(err instanceof Prisma.PrismaClientKnownRequestError) || err.code !== "P2002") throw err;
+    if (err instanceof IdempotencyKeyTaken || !(err instanceof Prisma.PrismaClientKnownRequestError) || err.code !== "P2002") throw err;
+    // The number belongs to the issuer's OIB across accounts: another account's receipt is a 409
+    // that says nothing of that account or its receipt.
+    const elsewhere = await db.invoice.findUnique({
+      where: { oib_premises_device_number: { oib: input.oib, premises: input.premises, device: input.device, number: input.number } },
+      select: { accountId: true },
+    });
+    if (elsewhere && elsewhere.accountId !== accountId) throw numberTakenElsewhere(label, input.oib);
     const taken = await db.invoice.findUnique({
       where: { accountId_premises_device_number: { accountId, premises: input.premises, device: input.device, number: input.number } },
     });
@@ -172,50 +271,63 @@ async function fiscalizeReceipt(ctx: ApiContext, input: FiscalizeInput, control:
   }
 
   // 2. The call.
-  let answer: { jir: string; receivedAt: Date };
+  let answer: FiscalizeAnswer;
   try {
-    answer = await taxAuthority.fiscalize({ receipt, zki, certPem: cert.certPem, keyPem: cert.keyPem, messageId, racun: toRacunType(receipt, zki) });
+    answer = await taxAuthority.fiscalize({ ...call, signedRequest });
   } catch (err) {
-    if (err instanceof TaxAuthorityError) {
-      // CIS unreachable or out of order: the receipt is issued with its ZKI only and delivered late (resubmit.ts).
-      if (err.kind === "unavailable") {
-        control.committed();
+    if (err instanceof TaxAuthorityError && err.kind === "unavailable") {
+      // CIS unreachable or out of order, or no answer in time: the receipt is issued with its ZKI
+      // only and delivered late (resubmit.ts). If the database cannot record that now, the receipt's
+      // lease ends the same way: it is delivered late all the same.
+      control.committed();
+      log.warn({ accountId, receipt: label, id, err: err.message }, "CIS unavailable: receipt issued with its ZKI, late delivery scheduled");
+      try {
         const issued = await deferReceipt(db, pending, err, { idempotencyRecordId: control.recordId ?? null });
-        log.warn({ accountId, receipt: label, id: pending.id, err: err.message }, "CIS unavailable: receipt issued with its ZKI, late delivery scheduled");
         control.recorded();
         return issued;
+      } catch (deferErr) {
+        log.error({ accountId, receipt: label, id, err: deferErr }, "late delivery not scheduled; the receipt's lease schedules it");
+        throw outcomeUnknown(id, label);
       }
-      // CIS answered without a JIR: nothing exists there, so the number is free for a retry.
-      await db.invoice.deleteMany({ where: { id: pending.id, status: "pending" } }).catch((deleteErr: unknown) => {
-        control.committed();
-        log.error({ accountId, receipt: label, id: pending.id, err: deleteErr }, "refused receipt stays pending");
-      });
-      if (err.kind === "rejected") {
-        throw new ApiError("validation_error", `Porezna uprava odbila je račun: ${err.message}`, { cis_code: err.code });
-      }
-      throw new ApiError("upstream_unavailable", "Porezna uprava (CIS) trenutno nije dostupna; pokušajte ponovno s istim Idempotency-Key.", undefined, {
-        "Retry-After": "5",
-      });
     }
-    // No answer (connection lost, timeout): CIS may have issued a JIR. The receipt stays pending and
-    // is not sent again; the key stays taken.
+    if (err instanceof TaxAuthorityError) {
+      // CIS refused the receipt itself: nothing exists there, so the number and the key are free again.
+      const release = () =>
+        db.$transaction(async (tx) => {
+          await tx.invoice.deleteMany({ where: { id, status: "pending", messageId } });
+          await releaseIdempotencyRecord(tx, control.recordId);
+        });
+      await retryWhileUnreachable(release).catch((releaseErr: unknown) => {
+        control.committed();
+        log.error({ accountId, receipt: label, id, err: releaseErr }, "refused receipt could not be removed; it stays for late delivery");
+      });
+      throw refusedByCis(err);
+    }
+    // Anything else: the request may have reached CIS. The receipt stays pending and its lease hands
+    // it to late delivery (NakDost); the key stays taken.
     control.committed();
-    log.error({ accountId, receipt: label, id: pending.id, zki, messageId, err }, "no answer from the tax authority; the receipt stays pending");
-    throw err;
+    log.error({ accountId, receipt: label, id, zki, messageId, err }, "no answer from the tax authority; the receipt goes to late delivery");
+    throw outcomeUnknown(id, label);
   }
   control.committed();
 
   // 3. The answer completes the receipt and the key's record, or goes to the journal.
   const response = toInvoice({ ...pending, status: "fiscalized", jir: answer.jir, fiscalizedAt: answer.receivedAt });
-  await keepAnswer(ctx.services, {
-    kind: "invoice",
-    id: pending.id,
-    accountId,
-    idempotencyRecordId: control.recordId ?? null,
-    jir: answer.jir,
-    receivedAt: answer.receivedAt.toISOString(),
-    response,
-  });
+  try {
+    await keepAnswer(ctx.services, {
+      kind: "invoice",
+      id,
+      accountId,
+      idempotencyRecordId: control.recordId ?? null,
+      jir: answer.jir,
+      receivedAt: answer.receivedAt.toISOString(),
+      response,
+      exchange: storedExchange(messageId, answer.exchange),
+    });
+  } catch {
+    // Neither the database nor a journal took the JIR (keepAnswer logged it): the receipt is delivered late.
+    throw outcomeUnknown(id, label);
+  }
   control.recorded();
   return response;
 }
@@ -238,8 +350,16 @@ export const fiscalize = apiKeyProcedure
   .input(FiscalizeInput)
   .output(InvoiceSchema)
   .mutation(async ({ input, ctx }) => {
-    const problems = receiptProblems(toReceipt(input));
+    const now = new Date();
+    const problems = receiptProblems(toReceipt(input, now), now);
+    if (!problems.some((p) => p.path === "issued_at")) {
+      const late = lateDeliveryWindowProblem(new Date(input.issued_at), now);
+      if (late) problems.push({ path: "issued_at", message: late });
+    }
     if (!problems.length) problems.push(...(await stornoProblems(ctx, input)));
     if (problems.length) throw new ApiError("validation_error", "Račun nije ispravan.", problems);
-    return withIdempotency(ctx, "fiscalize", input, (control) => fiscalizeReceipt(ctx, input, control));
+    return withIdempotency(ctx, "fiscalize", input, (control) => fiscalizeReceipt(ctx, input, control), {
+      recordWithOperation: true,
+      resolve: (record) => resolveKey(ctx, record.id),
+    });
   });

@@ -95,6 +95,11 @@ export const InvoiceSchema = z.object({
   paragon_number: z.string().nullable(),
   special_purpose: z.string().nullable(),
   storno_of: z.string().nullable(),
+  tip: z
+    .object({ amount: z.string(), payment_method: z.string() })
+    .nullable()
+    .describe("Napojnica prijavljena Poreznoj upravi (POST /v1/invoices/{id}/tip), ili null."),
+  changed_payment_method: z.string().nullable().describe("Način plaćanja prijavljen promjenom (POST /v1/invoices/{id}/payment-method), ili null; payment_method ostaje onaj s računa."),
   fiscalized_at: z.string().nullable(),
   created_at: z.string(),
 });
@@ -110,6 +115,10 @@ export interface StoredAmounts {
   margin_amount?: string;
   not_taxable_amount?: string;
   fees?: { name: string; amount: string }[];
+  /** The tip CIS accepted (napojnica). */
+  tip?: { amount: string; payment_method: string };
+  /** The payment method CIS accepted as changed (promijeniNacPlac). */
+  changed_payment_method?: string;
 }
 
 /** A receipt as the API returns it: fiscalized (with its JIR) or still waiting for one (ZKI only). */
@@ -144,6 +153,8 @@ export function toInvoice(row: Invoice): InvoiceOut {
     paragon_number: row.paragonNumber,
     special_purpose: row.specialPurpose,
     storno_of: row.stornoOfId,
+    tip: a.tip ?? null,
+    changed_payment_method: a.changed_payment_method ?? null,
     fiscalized_at: row.fiscalizedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
   };

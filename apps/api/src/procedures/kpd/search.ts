@@ -15,7 +15,7 @@ export const searchKpd = apiKeyProcedure
       q: z.string().trim().min(1).max(200).describe("Riječi ili početak šifre; dijakritici nisu obavezni (psenica pronalazi Pšenica)."),
       limit: z.coerce.number().int().min(1).max(100).default(20),
       offset: z.coerce.number().int().min(0).max(10_000).default(0).describe("Koliko rezultata preskočiti u poretku (straničenje): sljedeća stranica je offset + limit."),
-      level: z.coerce.number().int().min(0).max(5).optional().describe("Samo šifre ove razine (5 = podkategorija, koristi se na stavkama računa)."),
+      level: z.coerce.number().int().min(0).max(5).describe("Samo šifre ove razine (5 = potkategorija, koristi se na stavkama računa).").optional(),
       section: z.string().regex(/^[A-Va-v]$/).optional(),
     }),
   )

@@ -1,0 +1,1 @@
+export declare const productionDefine: Record<string, string>;
