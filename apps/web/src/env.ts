@@ -28,6 +28,9 @@ const schema = z
     // Encrypts certificate private keys at rest: the same value as the API's (32 bytes, base64 or hex).
     CERT_ENCRYPTION_KEY: z.string().trim().min(1).optional(),
     CERT_ENCRYPTION_PREVIOUS_KEYS: z.string().trim().min(1).optional(),
+    // Mail (invitations, plan approval, quota warnings): smtp://user:pass@host:port or smtps://…
+    SMTP_URL: z.string().trim().optional(),
+    MAIL_FROM: z.string().trim().optional(),
   })
   .transform((e) => {
     const portalUrl = (e.PORTAL_URL ?? e.NEXTAUTH_URL ?? DEFAULT_PORTAL_URL).replace(/\/+$/, "");
@@ -45,6 +48,7 @@ const schema = z
       rateLimitStoreTimeoutMs: e.RATE_LIMIT_STORE_TIMEOUT_MS,
       certEncryptionKey: e.CERT_ENCRYPTION_KEY ?? null,
       certEncryptionPreviousKeys: e.CERT_ENCRYPTION_PREVIOUS_KEYS,
+      mail: { SMTP_URL: e.SMTP_URL || undefined, MAIL_FROM: e.MAIL_FROM || undefined },
     };
   });
 

@@ -1,6 +1,7 @@
 import type { Metadata, Viewport } from "next";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
+import { FormValidation } from "~/components/FormValidation";
 import { ScrollableRegions } from "~/components/ScrollableRegions";
 import "./globals.css";
 
@@ -23,6 +24,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         </a>
         {children}
         <ScrollableRegions />
+        <FormValidation />
       </body>
     </html>
   );

@@ -1,6 +1,7 @@
 // The audit log as a table: when (Zagreb time), who, what, on what, from which address.
-import Link from "next/link";
-import { formatDateTime } from "~/lib/format";
+import { FilterSubmit } from "./FilterField";
+import { MoreLink } from "./MoreLink";
+import { formatDateTime, formatDuration } from "~/lib/format";
 import type { PortalOutputs } from "~/lib/portal-types";
 import css from "./usage.module.css";
 
@@ -23,6 +24,13 @@ const AUDIT_ACTIONS: Record<string, string> = {
   "webhook.deleted": "Webhook adresa obrisana",
   "webhook.secret_rotated": "Webhook tajna zamijenjena",
   "certificate.uploaded": "Certifikat učitan",
+  "einvoice.accepted": "Primljeni e-račun prihvaćen",
+  "einvoice.rejected": "Primljeni e-račun odbijen",
+  "session.ended": "Sesija završena",
+  "account.password_changed": "Lozinka promijenjena",
+  "account.totp_enabled": "Dvofaktorska prijava uključena",
+  "account.totp_disabled": "Dvofaktorska prijava isključena",
+  "portal.totp_policy": "Pravilo dvofaktorske prijave promijenjeno",
 };
 
 export const AUDIT_GROUPS: { value: string; label: string }[] = [
@@ -31,25 +39,37 @@ export const AUDIT_GROUPS: { value: string; label: string }[] = [
   { value: "plan.", label: "Paket" },
   { value: "webhook.", label: "Webhooks" },
   { value: "certificate.", label: "Certifikat" },
+  { value: "einvoice.", label: "Primljeni e-računi" },
 ];
 
 const DETAIL_LABELS: Record<string, string> = {
   name: "naziv",
   expiresAt: "istječe",
-  overlapSeconds: "preklapanje (s)",
+  overlapSeconds: "preklapanje",
   oldKeyEndsAt: "stari ključ vrijedi do",
   newPrefix: "novi ključ",
   from: "s paketa",
   to: "na paket",
   note: "napomena",
   expectedVolume: "očekivani volumen",
+  sessions: "završenih sesija",
+  eventTypes: "događaji",
+  reasonType: "vrsta razloga",
+  reason: "razlog",
 };
+
+function detailValue(key: string, v: unknown): string {
+  if (key === "overlapSeconds" && typeof v === "number") return v === 0 ? "bez preklapanja" : formatDuration(v);
+  if (typeof v === "string" && /^\d{4}-\d\d-\d\dT/.test(v)) return formatDateTime(v);
+  if (Array.isArray(v)) return v.join(", ");
+  return String(v);
+}
 
 function detailText(detail: Record<string, unknown> | null): string {
   if (!detail) return "";
   return Object.entries(detail)
     .filter(([k, v]) => DETAIL_LABELS[k] && v !== null && v !== undefined && v !== "")
-    .map(([k, v]) => `${DETAIL_LABELS[k]}: ${typeof v === "string" && /^\d{4}-\d\d-\d\dT/.test(v) ? formatDateTime(v) : String(v)}`)
+    .map(([k, v]) => `${DETAIL_LABELS[k]}: ${detailValue(k, v)}`)
     .join(" · ");
 }
 
@@ -94,15 +114,7 @@ export function AuditTable({ page, showAccount, nextHref }: { page: Page; showAc
           </tbody>
         </table>
       </div>
-      <div style={{ padding: "12px 20px 16px" }}>
-        {nextHref ? (
-          <Link className="btn secondary small" href={nextHref} data-testid="audit-older">
-            Starije promjene
-          </Link>
-        ) : (
-          <span style={{ color: "var(--muted)", fontSize: "0.86rem" }}>To su sve zabilježene promjene.</span>
-        )}
-      </div>
+      <MoreLink href={nextHref} label="Starije promjene" testId="audit-older" end="To su sve zabilježene promjene." />
     </>
   );
 }
@@ -124,11 +136,7 @@ export function AuditFilter({ action, path, keep = {} }: { action: string; path:
           ))}
         </select>
       </label>
-      <div className={css.filterActions}>
-        <button type="submit" className="btn small">
-          Prikaži
-        </button>
-      </div>
+      <FilterSubmit />
     </form>
   );
 }

@@ -1,5 +1,6 @@
 // Stacked bar chart (2xx, other, errors, 429) with HTML axes: the labels keep a readable size (12 px)
-// however narrow the screen, and every bar names its period and counts in a tooltip.
+// however narrow the screen, and every bar names its period and counts in a tooltip and in a table
+// below the chart (for the keyboard and touch).
 import { niceScale } from "~/lib/chart";
 import { formatInt } from "~/lib/format";
 import css from "./usage.module.css";
@@ -80,6 +81,37 @@ export function BarChart({ bars, caption, note, testId }: { bars: Bar[]; caption
         <span className={css.lErrors}>Greške (4xx, 5xx)</span>
         <span className={css.lRefused}>Odbijeni zbog ograničenja (429)</span>
       </figcaption>
+      {/* The numbers of every bar, for the keyboard, touch and screen readers (a tooltip needs a pointer). */}
+      <details className={css.chartTable} data-testid="chart-table">
+        <summary>Brojke grafa u tablici</summary>
+        <div className="table-wrap">
+          <table className="data">
+            <caption className="sr-only">{caption}</caption>
+            <thead>
+              <tr>
+                <th>Razdoblje</th>
+                <th className="num">Ukupno</th>
+                <th className="num">2xx</th>
+                <th className="num">3xx</th>
+                <th className="num">4xx, 5xx</th>
+                <th className="num">429</th>
+              </tr>
+            </thead>
+            <tbody>
+              {bars.map((b, i) => (
+                <tr key={i} data-testid="chart-table-row">
+                  <td>{b.title}</td>
+                  <td className="num">{formatInt(totals[i]!)}</td>
+                  <td className="num">{formatInt(b.ok)}</td>
+                  <td className="num">{formatInt(b.other)}</td>
+                  <td className="num">{formatInt(b.errors)}</td>
+                  <td className="num">{formatInt(b.refused)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
     </figure>
   );
 }

@@ -6,7 +6,10 @@ import { usePathname } from "next/navigation";
 import { IconBell, IconBook, IconChart, IconCode, IconKey, IconLayers, IconShield } from "./Icons";
 import { zahtjeva } from "~/lib/plural";
 
-export function PortalNav({ operator, pendingRequests = 0 }: { operator: boolean; pendingRequests?: number }) {
+/** Links a team role cannot use are left out (the server refuses them anyway; docs/portal.md, "Uloge"). */
+export function PortalNav({ operator, pendingRequests = 0, memberRole = "OWNER" }: { operator: boolean; pendingRequests?: number; memberRole?: "OWNER" | "DEVELOPER" | "ACCOUNTANT" | null }) {
+  const developer = memberRole === "OWNER" || memberRole === "DEVELOPER";
+  const accountant = memberRole === "OWNER" || memberRole === "ACCOUNTANT";
   const pathname = usePathname();
   const link = (href: string, label: string, icon: React.ReactNode, testId: string, extra?: React.ReactNode) => (
     <Link href={href} aria-current={pathname === href || pathname.startsWith(`${href}/`) ? "page" : undefined} data-testid={testId}>
@@ -37,11 +40,15 @@ export function PortalNav({ operator, pendingRequests = 0 }: { operator: boolean
         </>
       ) : null}
       {link("/dashboard", "Pregled", <IconChart />, "nav-dashboard")}
-      {link("/keys", "API ključevi", <IconKey />, "nav-keys")}
+      {link("/documents", "Dokumenti", <IconBook />, "nav-documents")}
+      {developer ? link("/keys", "API ključevi", <IconKey />, "nav-keys") : null}
       {link("/plan", "Paket i ograničenja", <IconLayers />, "nav-plan")}
-      {link("/webhooks", "Webhooks", <IconBell />, "nav-webhooks")}
-      {link("/certificates", "Certifikat", <IconShield />, "nav-certificates")}
-      {link("/audit", "Zapisnik promjena", <IconBook />, "nav-audit")}
+      {developer ? link("/webhooks", "Webhooks", <IconBell />, "nav-webhooks") : null}
+      {developer ? link("/certificates", "Certifikat", <IconShield />, "nav-certificates") : null}
+      {accountant ? link("/audit", "Zapisnik promjena", <IconBook />, "nav-audit") : null}
+      {link("/team", "Tim", <IconLayers />, "nav-team")}
+      {link("/account/security", "Lozinka i prijava", <IconShield />, "nav-account-security")}
+      {link("/account/sessions", "Sesije", <IconShield />, "nav-account-sessions")}
       <div className="nav-section">Dokumentacija</div>
       {link("/docs/rate-limits", "Ograničenja zahtjeva", <IconBook />, "nav-docs-limits")}
       {link("/docs/fiscalization", "Fiskalizacija", <IconBook />, "nav-docs-fiscalization")}

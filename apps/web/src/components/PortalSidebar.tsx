@@ -7,7 +7,17 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Logo } from "./Logo";
 import { PortalNav } from "./PortalNav";
 
-export function PortalSidebar({ operator, pendingRequests, children }: { operator: boolean; pendingRequests: number; children: ReactNode }) {
+export function PortalSidebar({
+  operator,
+  pendingRequests,
+  memberRole,
+  children,
+}: {
+  operator: boolean;
+  pendingRequests: number;
+  memberRole?: "OWNER" | "DEVELOPER" | "ACCOUNTANT" | null;
+  children: ReactNode;
+}) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -49,7 +59,7 @@ export function PortalSidebar({ operator, pendingRequests, children }: { operato
           </button>
         </div>
         <div className="sidebar-menu" id="portal-menu" ref={menu}>
-          <PortalNav operator={operator} pendingRequests={pendingRequests} />
+          <PortalNav operator={operator} pendingRequests={pendingRequests} memberRole={memberRole} />
           {children}
         </div>
       </div>

@@ -2,10 +2,13 @@
 export const INVALID_CREDENTIALS = "Neispravan e-mail ili lozinka.";
 export const SIGN_IN_UNAVAILABLE = "Prijava trenutačno nije moguća. Pokušajte ponovno za nekoliko trenutaka.";
 const TOO_MANY_ATTEMPTS_PREFIX = "Previše pokušaja";
+/** The password was right; the account signs in with a second factor too (the form then asks for it). */
+export const TOTP_REQUIRED = "Unesite kôd iz aplikacije za autentifikaciju ili jedan od kodova za oporavak.";
+export const TOTP_INVALID = "Kôd nije ispravan ili je već iskorišten.";
 
 export function displayableSignInError(error: string | null | undefined): string {
   if (!error || error === "CredentialsSignin") return INVALID_CREDENTIALS;
-  if (error === INVALID_CREDENTIALS || error === SIGN_IN_UNAVAILABLE || error.startsWith(TOO_MANY_ATTEMPTS_PREFIX)) return error;
+  if (error === INVALID_CREDENTIALS || error === SIGN_IN_UNAVAILABLE || error === TOTP_REQUIRED || error === TOTP_INVALID || error.startsWith(TOO_MANY_ATTEMPTS_PREFIX)) return error;
   return SIGN_IN_UNAVAILABLE;
 }
 
@@ -24,7 +27,7 @@ export function safeCallbackPath(raw: string | undefined): string {
 }
 
 /** The portal's signed-in areas; everything else (landing, sign-in, docs, API routes) is public. */
-const SIGNED_IN_AREAS = ["/dashboard", "/keys", "/plan", "/webhooks", "/audit", "/certificates", "/admin"];
+const SIGNED_IN_AREAS = ["/dashboard", "/keys", "/plan", "/webhooks", "/audit", "/certificates", "/admin", "/account", "/team"];
 
 export function requiresSession(pathname: string): boolean {
   return SIGNED_IN_AREAS.some((area) => pathname === area || pathname.startsWith(`${area}/`));

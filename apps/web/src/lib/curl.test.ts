@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { curlExample } from "./curl.ts";
 import type { Operation } from "./openapi.ts";
@@ -30,5 +31,17 @@ describe("curlExample", () => {
       "http://api.test",
     );
     expect(unknown).toContain(`-d '{"naziv":"<naziv>"}'`);
+  });
+  it("dates the receipt example now, through the shell, so that it is neither late nor refused", () => {
+    const text = curlExample(
+      op({ method: "POST", path: "/v1/invoices/fiscalize", requestBody: { contentType: "application/json", fields: [], rootType: "object" } }),
+      "http://api.test",
+    );
+    const arg = text.slice(text.indexOf("-d ") + 3);
+    const shell = spawnSync("bash", ["-c", `printf %s ${arg}`], { encoding: "utf8" });
+    const body = JSON.parse(shell.stdout) as { issued_at: string; number: string };
+    expect(body.number).toBe("123");
+    expect(body.issued_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
+    expect(Math.abs(Date.parse(body.issued_at) - Date.now())).toBeLessThan(60_000);
   });
 });

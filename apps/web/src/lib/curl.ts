@@ -8,13 +8,18 @@ const QUERY_EXAMPLES: Record<string, string> = { q: "psenica", limit: "5", codes
 
 const SELLER = { oib: "69435151530", name: "Prodavatelj d.o.o.", iban: "HR1210010051863000160" };
 
-/** Request bodies that pass validation as they are (dates are examples: use today's). */
+/**
+ * Request bodies that pass validation as they are. A receipt is issued now: its `issued_at` is
+ * left to the shell (`date`), since a receipt dated days ago is a late delivery or refused.
+ */
+const NOW = "\u0000now\u0000";
+const SHELL_NOW = `'"$(date +%Y-%m-%dT%H:%M:%S%:z)"'`;
 const BODY_EXAMPLES: Record<string, unknown> = {
   "POST /v1/validate/oib": { oib: "69435151530" },
   "POST /v1/validate/oib/batch": { oibs: ["69435151530", "12345678901"] },
   "POST /v1/invoices/fiscalize": {
     oib: "69435151530",
-    issued_at: "2026-11-21T10:15:00+01:00",
+    issued_at: NOW,
     number: "123",
     premises: "POSL1",
     device: "1",
@@ -30,6 +35,7 @@ const BODY_EXAMPLES: Record<string, unknown> = {
     issue_date: "2026-11-21",
     seller: SELLER,
     buyer: { oib: "94577403194", name: "Kupac d.o.o." },
+    operator: { name: "Ana Horvat", oib: "12345678903" },
     lines: [{ description: "Razvoj aplikacije", quantity: "10", unit: "HUR", unit_price: "50.00", vat_rate: "25", kpd: "62.10.11", line_total: "500.00" }],
     totals: { net: "500.00", vat: "125.00", gross: "625.00" },
   },
@@ -66,7 +72,7 @@ export function curlExample(op: Operation, serverUrl: string): string {
   if (op.parameters.some((p) => p.in === "header" && p.name === "Idempotency-Key")) lines.push(`-H 'Idempotency-Key: <jedinstveni-kljuc-zahtjeva>'`);
   if (op.requestBody) {
     const body = BODY_EXAMPLES[key] ?? skeleton(op.requestBody.fields);
-    lines.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(JSON.stringify(body))}`);
+    lines.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(JSON.stringify(body)).replace(JSON.stringify(NOW).slice(1, -1), SHELL_NOW)}`);
   }
   return lines.join(" \\\n  ");
 }

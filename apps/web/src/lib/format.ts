@@ -101,3 +101,18 @@ export const UPGRADE_STATUS_LABELS: Record<string, string> = {
   REJECTED: "Odbijeno",
   CANCELLED: "Otkazano",
 };
+
+/** Whole seconds as a human duration: "45 s", "1 min 30 s", "17 h 28 min", "1 dan 1 h" (two largest units). */
+export function formatDuration(totalSeconds: number): string {
+  const s = Math.max(0, Math.round(totalSeconds));
+  const days = Math.floor(s / 86_400);
+  const hours = Math.floor((s % 86_400) / 3_600);
+  const minutes = Math.floor((s % 3_600) / 60);
+  const seconds = s % 60;
+  const parts: string[] = [];
+  if (days > 0) parts.push(`${days} ${plural(days, "dan", "dana", "dana")}`);
+  if (hours > 0) parts.push(`${hours} h`);
+  if (minutes > 0) parts.push(`${minutes} min`);
+  if (seconds > 0 || parts.length === 0) parts.push(`${seconds} s`);
+  return parts.slice(0, 2).join(" ");
+}

@@ -2,6 +2,7 @@
 // Europe/Zagreb) and the request-log filters. Parsed the same way by the page, the tRPC router and
 // the CSV export, so a shared link shows and exports exactly the same rows.
 import { localDate, localMidnight, STATUS_CLASSES, type RequestFilter, type StatusClass } from "@fiskal/usage";
+import { normalizeDay, validDay } from "./days";
 
 export const TIME_ZONE = "Europe/Zagreb";
 export const RANGES = ["24h", "7d", "30d", "custom"] as const;
@@ -18,7 +19,10 @@ export const STATUS_LABELS: Record<StatusClass, string> = {
 export const MAX_CUSTOM_DAYS = 92;
 
 const HOUR_MS = 3_600_000;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** Longest endpoint accepted in the filter (a route template). */
+const MAX_ENDPOINT = 200;
+/** A request id as the API sends it in X-Request-Id: printable ASCII without spaces. */
+const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ViewParams {
@@ -28,6 +32,8 @@ export interface ViewParams {
   status?: string;
   endpoint?: string;
   key?: string;
+  /** A request id (X-Request-Id) to look up, whatever the period and filters. */
+  request?: string;
 }
 
 export interface UsageView {
@@ -41,17 +47,16 @@ export interface UsageView {
   status: StatusClass | null;
   endpoint: string | null;
   key: string | null;
-  /** Croatian sentences for parameters that were ignored. */
+  request: string | null;
+  /** Croatian sentences for parameters that were ignored, each saying what is shown instead. */
   problems: string[];
+  /** The same problems without what is shown instead (for answers that show nothing, the export). */
+  reasons: string[];
 }
 
 function addDays(day: string, n: number): string {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];
   return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
-}
-
-function validDay(day: string | undefined): day is string {
-  return !!day && DAY.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`)) && new Date(`${day}T00:00:00Z`).toISOString().startsWith(day);
 }
 
 /** First value of a search parameter (Next gives arrays for repeated keys). */
@@ -61,14 +66,23 @@ export function first(v: string | string[] | undefined): string | undefined {
 
 export function paramsFrom(search: Record<string, string | string[] | undefined> | URLSearchParams): ViewParams {
   const get = (k: string) => (search instanceof URLSearchParams ? (search.get(k) ?? undefined) : first(search[k]));
-  return { range: get("range"), from: get("from"), to: get("to"), status: get("status"), endpoint: get("endpoint"), key: get("key") };
+  return { range: get("range"), from: normalizeDay(get("from")), to: normalizeDay(get("to")), status: get("status"), endpoint: get("endpoint"), key: get("key"), request: get("request")?.trim() || undefined };
 }
 
 /** The view for these parameters; anything invalid falls back to the default and is named in `problems`. */
 export function parseView(p: ViewParams, now: Date = new Date()): UsageView {
   const problems: string[] = [];
+  const reasons: string[] = [];
+  const problem = (reason: string, instead: string) => {
+    reasons.push(`${reason}.`);
+    problems.push(`${reason}; ${instead}.`);
+  };
+  const LAST_DAY = "prikazana su zadnja 24 sata";
   let range: RangeKey = RANGES.includes(p.range as RangeKey) ? (p.range as RangeKey) : "24h";
-  if (p.range && !RANGES.includes(p.range as RangeKey)) problems.push("Nepoznato razdoblje; prikazana su zadnja 24 sata.");
+  if (p.range && !RANGES.includes(p.range as RangeKey)) problem("Nepoznato razdoblje", LAST_DAY);
+  if (range !== "custom" && ((p.from !== undefined && !validDay(p.from)) || (p.to !== undefined && !validDay(p.to)))) {
+    problem("Neispravan datum u adresi (očekuje se oblik GGGG-MM-DD)", "datumi su zanemareni");
+  }
   const today = localDate(now, TIME_ZONE);
   let fromDay: string | null = null;
   let toDay: string | null = null;
@@ -76,16 +90,16 @@ export function parseView(p: ViewParams, now: Date = new Date()): UsageView {
   let to = now;
   if (range === "custom") {
     if (!validDay(p.from) || !validDay(p.to)) {
-      problems.push("Za odabrano razdoblje unesite datume od i do; prikazana su zadnja 24 sata.");
+      problem("Za odabrano razdoblje unesite ispravne datume od i do", LAST_DAY);
       range = "24h";
     } else if (p.from > p.to) {
-      problems.push("Datum „od” je nakon datuma „do”; prikazana su zadnja 24 sata.");
+      problem("Datum „od” je nakon datuma „do”", LAST_DAY);
       range = "24h";
     } else if (p.from > today) {
-      problems.push("Razdoblje počinje u budućnosti; prikazana su zadnja 24 sata.");
+      problem("Razdoblje počinje u budućnosti", LAST_DAY);
       range = "24h";
     } else if (addDays(p.from, MAX_CUSTOM_DAYS - 1) < p.to) {
-      problems.push(`Razdoblje može imati najviše ${MAX_CUSTOM_DAYS} dana; prikazana su zadnja 24 sata.`);
+      problem(`Razdoblje može imati najviše ${MAX_CUSTOM_DAYS} dana`, LAST_DAY);
       range = "24h";
     } else {
       fromDay = p.from;
@@ -104,11 +118,14 @@ export function parseView(p: ViewParams, now: Date = new Date()): UsageView {
   const bucket = to.getTime() - from.getTime() <= 2 * 86_400_000 ? "hour" : "day";
 
   const status = STATUS_CLASSES.includes(p.status as StatusClass) ? (p.status as StatusClass) : null;
-  if (p.status && !status) problems.push("Nepoznata klasa statusa; filtar statusa je zanemaren.");
-  const endpoint = p.endpoint && p.endpoint.length <= 200 ? p.endpoint : null;
+  if (p.status && !status) problem("Nepoznata klasa statusa", "filtar statusa je zanemaren");
+  const endpoint = p.endpoint && p.endpoint.length <= MAX_ENDPOINT ? p.endpoint : null;
+  if (p.endpoint && !endpoint) problem("Predugačak endpoint u filtru", "filtar endpointa je zanemaren");
   const key = p.key && UUID.test(p.key) ? p.key.toLowerCase() : null;
-  if (p.key && !key) problems.push("Neispravan ključ u filtru; filtar ključa je zanemaren.");
-  return { range, fromDay, toDay, from, to, bucket, status, endpoint, key, problems };
+  if (p.key && !key) problem("Neispravan ključ u filtru", "filtar ključa je zanemaren");
+  const request = p.request && REQUEST_ID.test(p.request) ? p.request : null;
+  if (p.request && !request) problem("Neispravan ID zahtjeva", "pretraga je zanemarena");
+  return { range, fromDay, toDay, from, to, bucket, status, endpoint, key, request, problems, reasons };
 }
 
 /** The request-log filter of a view. */
@@ -131,6 +148,7 @@ export function viewQuery(v: UsageView, changes: Partial<ViewParams> = {}): stri
     status: v.status ?? undefined,
     endpoint: v.endpoint ?? undefined,
     key: v.key ?? undefined,
+    request: v.request ?? undefined,
     ...changes,
   };
   const q = new URLSearchParams();
@@ -139,7 +157,7 @@ export function viewQuery(v: UsageView, changes: Partial<ViewParams> = {}): stri
     if (p.from) q.set("from", p.from);
     if (p.to) q.set("to", p.to);
   }
-  for (const k of ["status", "endpoint", "key"] as const) if (p[k]) q.set(k, p[k]!);
+  for (const k of ["status", "endpoint", "key", "request"] as const) if (p[k]) q.set(k, p[k]);
   const s = q.toString();
   return s ? `?${s}` : "";
 }

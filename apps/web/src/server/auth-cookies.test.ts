@@ -30,3 +30,16 @@ describe("session cookies", () => {
     expect((await optionsFor("http://127.0.0.1:3000")).useSecureCookies).toBe(false);
   });
 });
+
+describe("session lifetime", () => {
+  it("the token next-auth signs at sign-in expires 7 days after it, as the session does", async () => {
+    const options = await optionsFor("http://127.0.0.1:3000");
+    const { encode, decode } = await import("next-auth/jwt");
+    // What next-auth's credentials callback does: encode with the options' jwt settings.
+    const secret = options.secret!;
+    const token = await encode({ ...options.jwt, secret, token: { uid: "u" } });
+    const claims = await decode({ ...options.jwt, secret, token });
+    expect(options.session?.maxAge).toBe(7 * 24 * 60 * 60);
+    expect(Number(claims?.exp) - Number(claims?.iat)).toBe(7 * 24 * 60 * 60);
+  });
+});

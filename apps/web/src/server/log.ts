@@ -10,3 +10,8 @@ export function requestIdOf(headers: Headers | Record<string, unknown> | undefin
 export function logError(what: string, err: unknown, requestId: string): void {
   console.error(JSON.stringify({ level: "error", msg: what, requestId, time: new Date().toISOString() }), err);
 }
+
+/** One JSON line for an expected, harmless event (no error object, no stack). Never pass secrets in `fields`. */
+export function logWarning(what: string, fields: Record<string, string | number | boolean | null>): void {
+  console.warn(JSON.stringify({ level: "warn", msg: what, ...fields, time: new Date().toISOString() }));
+}

@@ -3,10 +3,13 @@ export {};
 declare module "next-auth" {
   interface Session {
     user: { id: string; email: string; name?: string | null; role: "CUSTOMER" | "OPERATOR"; accountId: string };
+    /** id of the server-side PortalSession */
+    sid?: string;
   }
   interface User {
     role: "CUSTOMER" | "OPERATOR";
     accountId: string;
+    sid?: string;
   }
 }
 
@@ -15,5 +18,6 @@ declare module "next-auth/jwt" {
     uid?: string;
     role?: "CUSTOMER" | "OPERATOR";
     accountId?: string;
+    sid?: string;
   }
 }

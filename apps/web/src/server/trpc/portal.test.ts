@@ -119,7 +119,7 @@ describe("keys", () => {
 });
 
 describe("sign-up", () => {
-  it("creates a user with a new Sandbox account and refuses a taken e-mail", async () => {
+  it("creates a user with a new Sandbox account; a taken e-mail gets the same answer and nothing is created", async () => {
     const email = `novi-${Date.now()}@primjer.hr`;
     const api = anonymous("192.0.2.10");
     expect(await api.auth.signUp({ company: "Primjer d.o.o.", email, password: "dovoljno-duga" })).toEqual({ ok: true });
@@ -129,7 +129,8 @@ describe("sign-up", () => {
     expect(user.passwordHash).toMatch(/^\$argon2id\$/);
 
     const again = await api.auth.signUp({ company: "Drugi d.o.o.", email: email.toUpperCase(), password: "dovoljno-duga" });
-    expect(again).toMatchObject({ ok: false, reason: "email_taken" });
+    expect(again).toEqual({ ok: true });
+    expect(await db.user.count({ where: { email } })).toBe(1);
     expect(await db.account.count({ where: { name: "Drugi d.o.o." } })).toBe(0);
   });
 
@@ -167,15 +168,7 @@ describe("sign-in", () => {
     await expect(authorize()({ email: `nema-${email}`, password: "x" }, req)).rejects.toThrow("Neispravan e-mail ili lozinka.");
   });
 
-  it("limits attempts per e-mail even from changing addresses", async () => {
-    const email = `meta-${Date.now()}@primjer.hr`;
-    const messages: string[] = [];
-    for (let i = 0; i < 7; i++) {
-      await authorize()({ email, password: "pogadam" }, { headers: { "x-forwarded-for": `198.18.1.${i}` } }).catch((e: Error) => messages.push(e.message));
-    }
-    expect(messages).toHaveLength(7);
-    expect(messages.filter((m) => m.startsWith("Previše pokušaja")).length).toBeGreaterThanOrEqual(2);
-  });
+  // Limits per (e-mail, address) and the slow-down per e-mail: src/server/sign-in.test.ts.
 });
 
 describe("plan", () => {

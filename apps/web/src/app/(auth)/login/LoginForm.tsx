@@ -1,12 +1,18 @@
 "use client";
 import { signIn } from "next-auth/react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Alert } from "~/components/Alert";
-import { displayableSignInError, safeCallbackPath } from "~/lib/auth-messages";
+import { displayableSignInError, safeCallbackPath, TOTP_INVALID, TOTP_REQUIRED } from "~/lib/auth-messages";
 
 export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  // After the right password of an account with two-factor sign-in: the code field.
+  const [needCode, setNeedCode] = useState(false);
+  const codeInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (needCode && !pending) codeInput.current?.focus();
+  }, [needCode, pending, error]);
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -17,10 +23,13 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
       const res = await signIn("credentials", {
         email: String(form.get("email") ?? ""),
         password: String(form.get("password") ?? ""),
+        ...(needCode ? { code: String(form.get("code") ?? "") } : {}),
         redirect: false,
       });
       if (!res || res.error) {
-        setError(displayableSignInError(res?.error));
+        const message = displayableSignInError(res?.error);
+        if (message === TOTP_REQUIRED || message === TOTP_INVALID) setNeedCode(true);
+        setError(message);
         setPending(false);
         return;
       }
@@ -51,6 +60,24 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
         <label htmlFor="login-password">Lozinka</label>
         <input id="login-password" name="password" type="password" autoComplete="current-password" required data-testid="login-password" />
       </div>
+      {needCode ? (
+        <div className="field">
+          <label htmlFor="login-code">Kôd za prijavu</label>
+          <input
+            ref={codeInput}
+            id="login-code"
+            name="code"
+            inputMode="text"
+            autoComplete="one-time-code"
+            maxLength={20}
+            aria-describedby="login-code-help"
+            data-testid="login-code"
+          />
+          <span className="help" id="login-code-help">
+            6 znamenki iz aplikacije za autentifikaciju ili kôd za oporavak (xxxx-xxxx-xxxx).
+          </span>
+        </div>
+      ) : null}
       <button className="btn block" type="submit" disabled={pending} data-testid="login-submit">
         {pending ? "Prijava u tijeku…" : "Prijavi se"}
       </button>

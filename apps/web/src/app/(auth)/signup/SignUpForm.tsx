@@ -38,8 +38,9 @@ export function SignUpForm() {
         router.replace("/login");
         return;
       }
-      router.replace("/dashboard");
-      router.refresh();
+      // A full page load, as after sign-in: the server may send the new owner elsewhere first
+      // (two-factor sign-in required by the operator), which a client-side navigation showed blank.
+      window.location.assign("/dashboard");
     } catch (err) {
       setError(errorMessage(err));
       setPending(false);

@@ -6,6 +6,7 @@ import { Alert } from "~/components/Alert";
 import { formatDate, formatInt, PLAN_LABELS } from "~/lib/format";
 import { errorMessage, trpc } from "~/lib/trpc-client";
 import { LimitsFields, readLimits, type EndpointLimitTable, type LimitBounds } from "./LimitsFields";
+import { ACTIONS_COLUMN, DataTable } from "~/components/DataTable";
 
 type Acct = {
   id: string;
@@ -64,70 +65,61 @@ export function AccountsTable({ accounts, search, endpoints, bounds }: { account
           <strong>Nijedan račun ne odgovara pretrazi</strong>
         </div>
       ) : (
-        <div style={{ marginTop: 12 }}>
-          <table className="data stack" data-testid="accounts-table">
-            <thead>
-              <tr>
-                <th>Račun</th>
-                <th>Paket</th>
-                <th className="num">U sekundi</th>
-                <th className="num">U minuti</th>
-                <th className="num">Dnevno</th>
-                <th>Otvoren</th>
-                <th>
-                  <span className="sr-only">Radnje</span>
-                </th>
+        <DataTable columns={["Račun", "Paket", { label: "U sekundi", num: true }, { label: "U minuti", num: true }, { label: "Dnevno", num: true }, "Otvoren", ACTIONS_COLUMN]} testId="accounts-table" wrap={{ style: { marginTop: 12 } }}>
+          {accounts.map((a) => (
+            <Fragment key={a.id}>
+              <tr data-testid="account-row" data-account={a.name}>
+                <td data-label="Račun">
+                  <Link href={`/admin/accounts/${a.id}`} data-testid="account-link">
+                    {a.name}
+                  </Link>
+                  <div style={{ color: "var(--muted)", fontSize: "0.82rem" }}>{a.emails.join(", ") || "bez korisnika"}</div>
+                </td>
+                <td data-label="Paket">
+                  <span className={a.plan === "ENTERPRISE" ? "badge primary" : "badge"}>{PLAN_LABELS[a.plan]}</span>
+                </td>
+                <td data-label="U sekundi" className="num">{formatInt(a.limits.burst)}</td>
+                <td data-label="U minuti" className="num">{formatInt(a.limits.perMinute)}</td>
+                <td data-label="Dnevno" className="num">{formatInt(a.limits.perDay)}</td>
+                <td data-label="Otvoren" style={{ whiteSpace: "nowrap" }}>{formatDate(a.createdAt)}</td>
+                <td className="num">
+                  <button
+                    type="button"
+                    className="btn secondary small"
+                    aria-expanded={editing === a.id}
+                    onClick={() => {
+                      // A message belongs to the form it came from: opening or closing one clears it.
+                      setMessage(null);
+                      setEditing(editing === a.id ? null : a.id);
+                    }}
+                    data-testid="edit-limits"
+                    aria-label={`Enterprise ograničenja za ${a.name}`}
+                  >
+                    {editing === a.id ? "Zatvori" : "Ograničenja"}
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {accounts.map((a) => (
-                <Fragment key={a.id}>
-                  <tr data-testid="account-row" data-account={a.name}>
-                    <td data-label="Račun">
-                      <Link href={`/admin/accounts/${a.id}`} data-testid="account-link">
-                        {a.name}
-                      </Link>
-                      <div style={{ color: "var(--muted)", fontSize: "0.82rem" }}>{a.emails.join(", ") || "bez korisnika"}</div>
-                    </td>
-                    <td data-label="Paket">
-                      <span className={a.plan === "ENTERPRISE" ? "badge primary" : "badge"}>{PLAN_LABELS[a.plan]}</span>
-                    </td>
-                    <td data-label="U sekundi" className="num">{formatInt(a.limits.burst)}</td>
-                    <td data-label="U minuti" className="num">{formatInt(a.limits.perMinute)}</td>
-                    <td data-label="Dnevno" className="num">{formatInt(a.limits.perDay)}</td>
-                    <td data-label="Otvoren" style={{ whiteSpace: "nowrap" }}>{formatDate(a.createdAt)}</td>
-                    <td className="num">
-                      <button
-                        type="button"
-                        className="btn secondary small"
-                        aria-expanded={editing === a.id}
-                        onClick={() => setEditing(editing === a.id ? null : a.id)}
-                        data-testid="edit-limits"
-                        aria-label={`Enterprise ograničenja za ${a.name}`}
-                      >
-                        {editing === a.id ? "Zatvori" : "Ograničenja"}
-                      </button>
-                    </td>
-                  </tr>
-                  {editing === a.id ? (
-                    <tr>
-                      <td colSpan={7} style={{ background: "var(--surface-2)" }}>
-                        <form onSubmit={(e) => save(e, a)} aria-label={`Enterprise ograničenja za ${a.name}`}>
-                          <LimitsFields idPrefix={`acct-${a.id}`} defaults={a.limits} endpoints={endpoints} bounds={bounds} />
-                          <div className="row-actions" style={{ marginTop: 10 }}>
-                            <button type="submit" className="btn" disabled={busy} data-testid="save-limits">
-                              {busy ? "Spremanje…" : "Postavi Enterprise paket s ovim ograničenjima"}
-                            </button>
-                          </div>
-                        </form>
-                      </td>
-                    </tr>
-                  ) : null}
-                </Fragment>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              {editing === a.id ? (
+                <tr>
+                  <td colSpan={7} style={{ background: "var(--surface-2)" }}>
+                    <form
+                      onSubmit={(e) => save(e, a)}
+                      onInput={() => setMessage((m) => (m?.kind === "error" ? null : m))}
+                      aria-label={`Enterprise ograničenja za ${a.name}`}
+                    >
+                      <LimitsFields idPrefix={`acct-${a.id}`} defaults={a.limits} endpoints={endpoints} bounds={bounds} />
+                      <div className="row-actions" style={{ marginTop: 10 }}>
+                        <button type="submit" className="btn" disabled={busy} data-testid="save-limits">
+                          {busy ? "Spremanje…" : "Postavi Enterprise paket s ovim ograničenjima"}
+                        </button>
+                      </div>
+                    </form>
+                  </td>
+                </tr>
+              ) : null}
+            </Fragment>
+          ))}
+        </DataTable>
       )}
     </section>
   );

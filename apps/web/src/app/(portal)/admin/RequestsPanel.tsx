@@ -5,6 +5,8 @@ import { Alert } from "~/components/Alert";
 import { formatDateTime, PLAN_LABELS, UPGRADE_STATUS_LABELS } from "~/lib/format";
 import { errorMessage, trpc } from "~/lib/trpc-client";
 import { LimitsFields, readLimits, type EndpointLimitTable, type LimitBounds } from "./LimitsFields";
+import { DataTable } from "~/components/DataTable";
+import { CardSection } from "~/components/CardSection";
 
 type Req = {
   id: string;
@@ -73,6 +75,8 @@ export function RequestsPanel({ pending, decided, endpoints, bounds }: { pending
             <form
               key={r.id}
               onSubmit={(e) => decide(e, r)}
+              // An error is about the values that were sent: changing them clears it.
+              onInput={() => setMessage((m) => (m?.kind === "error" ? null : m))}
               className="card"
               style={{ boxShadow: "none", background: "var(--surface-2)", marginTop: 12 }}
               data-testid="pending-request-row"
@@ -110,45 +114,28 @@ export function RequestsPanel({ pending, decided, endpoints, bounds }: { pending
         )}
       </section>
 
-      <section className="card flush section" aria-labelledby="decided-title">
-        <div className="card-head">
-          <h2 id="decided-title">Nedavne odluke</h2>
-        </div>
+      <CardSection id="decided-title" title="Nedavne odluke">
         {decided.length === 0 ? (
           <div className="empty">
             <strong>Još nema odluka</strong>
           </div>
         ) : (
-          <div style={{ marginTop: 12 }}>
-            <table className="data stack">
-              <thead>
-                <tr>
-                  <th>Račun</th>
-                  <th>Paket</th>
-                  <th>Stanje</th>
-                  <th>Odlučio</th>
-                  <th>Kada</th>
-                  <th>Napomena</th>
-                </tr>
-              </thead>
-              <tbody>
-                {decided.map((r) => (
-                  <tr key={r.id}>
-                    <td data-label="Račun">{r.account.name}</td>
-                    <td data-label="Paket">{PLAN_LABELS[r.requestedPlan]}</td>
-                    <td data-label="Stanje">
-                      <span className={r.status === "APPROVED" ? "badge ok" : r.status === "CANCELLED" ? "badge" : "badge danger"}>{UPGRADE_STATUS_LABELS[r.status]}</span>
-                    </td>
-                    <td data-label="Odlučio">{r.status === "CANCELLED" ? "korisnik (otkazano)" : (r.decidedBy ?? "—")}</td>
-                    <td data-label="Kada" style={{ whiteSpace: "nowrap" }}>{formatDateTime(r.decidedAt)}</td>
-                    <td data-label="Napomena">{r.decisionNote ?? "—"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={["Račun", "Paket", "Stanje", "Odlučio", "Kada", "Napomena"]} wrap={{ style: { marginTop: 12 } }}>
+            {decided.map((r) => (
+              <tr key={r.id}>
+                <td data-label="Račun">{r.account.name}</td>
+                <td data-label="Paket">{PLAN_LABELS[r.requestedPlan]}</td>
+                <td data-label="Stanje">
+                  <span className={r.status === "APPROVED" ? "badge ok" : r.status === "CANCELLED" ? "badge" : "badge danger"}>{UPGRADE_STATUS_LABELS[r.status]}</span>
+                </td>
+                <td data-label="Odlučio">{r.status === "CANCELLED" ? "korisnik (otkazano)" : (r.decidedBy ?? "—")}</td>
+                <td data-label="Kada" style={{ whiteSpace: "nowrap" }}>{formatDateTime(r.decidedAt)}</td>
+                <td data-label="Napomena">{r.decisionNote ?? "—"}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
-      </section>
+      </CardSection>
     </>
   );
 }

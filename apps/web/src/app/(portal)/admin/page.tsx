@@ -4,6 +4,7 @@ import { forbidden } from "next/navigation";
 import { serverApi } from "~/server/api";
 import { AccountsTable } from "./AccountsTable";
 import { RequestsPanel } from "./RequestsPanel";
+import { TotpPolicy } from "./TotpPolicy";
 
 export const metadata: Metadata = { title: "Administracija" };
 
@@ -17,7 +18,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
   if (me.role !== "OPERATOR") forbidden();
   const { q } = await searchParams;
   const search = q?.slice(0, 120);
-  const [requests, accounts] = await Promise.all([api.admin.requests(), api.admin.accounts({ search })]);
+  const [requests, accounts, totpPolicy] = await Promise.all([api.admin.requests(), api.admin.accounts({ search }), api.security.totpPolicy()]);
   return (
     <>
       <div className="page-head">
@@ -28,6 +29,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
       </div>
       <RequestsPanel pending={requests.pending} decided={requests.decided} endpoints={ENDPOINT_LIMITS} bounds={BOUNDS} />
       <AccountsTable accounts={accounts} search={search ?? ""} endpoints={ENDPOINT_LIMITS} bounds={BOUNDS} />
+      <TotpPolicy initial={totpPolicy.requireTotpForOwners} />
     </>
   );
 }

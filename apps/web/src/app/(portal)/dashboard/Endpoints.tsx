@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { formatInt, formatMs, formatPercent } from "~/lib/format";
 import type { PortalOutputs } from "~/lib/portal-types";
+import { endpointLabel } from "~/lib/request-labels";
 
 type Endpoint = PortalOutputs["usage"]["overview"]["endpoints"][number];
 
@@ -31,7 +32,7 @@ export function Endpoints({ endpoints, hrefFor }: { endpoints: Endpoint[]; hrefF
           {endpoints.map((e) => (
             <tr key={e.endpoint}>
               <td className="mono">
-                <Link href={hrefFor(e.endpoint)}>{e.endpoint}</Link>
+                <Link href={hrefFor(e.endpoint)}>{endpointLabel(e.endpoint)}</Link>
               </td>
               <td className="num">{formatInt(e.requests)}</td>
               <td className="num">{formatInt(e.refused)}</td>

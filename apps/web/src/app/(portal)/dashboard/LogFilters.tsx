@@ -3,6 +3,7 @@
 import Link from "next/link";
 import css from "~/components/usage.module.css";
 import type { PortalOutputs } from "~/lib/portal-types";
+import { endpointLabel } from "~/lib/request-labels";
 import { STATUS_LABELS } from "~/lib/usage-view";
 
 type Overview = PortalOutputs["usage"]["overview"];
@@ -15,6 +16,19 @@ export function LogFilters({ o, clearHref, exportHref }: { o: Overview; clearHre
       {view.range !== "24h" ? <input type="hidden" name="range" value={view.range} /> : null}
       {view.fromDay ? <input type="hidden" name="from" value={view.fromDay} /> : null}
       {view.toDay ? <input type="hidden" name="to" value={view.toDay} /> : null}
+      <label>
+        ID zahtjeva
+        <input
+          type="search"
+          name="request"
+          defaultValue={view.request ?? ""}
+          maxLength={128}
+          placeholder="iz zaglavlja X-Request-Id"
+          spellCheck={false}
+          autoComplete="off"
+          data-testid="filter-request"
+        />
+      </label>
       <label>
         Status
         <select name="status" defaultValue={view.status ?? ""} data-testid="filter-status">
@@ -32,7 +46,7 @@ export function LogFilters({ o, clearHref, exportHref }: { o: Overview; clearHre
           <option value="">Svi endpointi</option>
           {endpoints.map((e) => (
             <option key={e} value={e}>
-              {e}
+              {endpointLabel(e)}
             </option>
           ))}
         </select>

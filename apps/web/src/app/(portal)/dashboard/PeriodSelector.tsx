@@ -2,12 +2,16 @@
 import Link from "next/link";
 import css from "~/components/usage.module.css";
 import type { PortalOutputs } from "~/lib/portal-types";
-import { RANGE_LABELS, RANGES, viewQuery, MAX_CUSTOM_DAYS, type UsageView } from "~/lib/usage-view";
+import { croatianDay, DAY_HINT, DAY_PLACEHOLDER } from "~/lib/days";
+import { RANGE_LABELS, RANGES, viewQuery, MAX_CUSTOM_DAYS } from "~/lib/usage-view";
+
+/** Days are typed as the portal shows them, "20. 11. 2026."; the page checks them (lib/days.ts). */
+const DAY_PATTERN = "\\s*\\d{1,2}\\.\\s*\\d{1,2}\\.\\s*\\d{4}\\.?\\s*";
 
 type View = PortalOutputs["usage"]["overview"]["view"];
 
 export function PeriodSelector({ view, today }: { view: View; today: string }) {
-  const v = { ...view, from: new Date(view.from), to: new Date(view.to) } as UsageView;
+  const v = { ...view, from: new Date(view.from), to: new Date(view.to) };
   return (
     <section className="card section" aria-labelledby="period-title" data-testid="period-selector">
       <h2 id="period-title" style={{ fontSize: "1rem", margin: "0 0 8px" }}>
@@ -27,11 +31,11 @@ export function PeriodSelector({ view, today }: { view: View; today: string }) {
         {view.key ? <input type="hidden" name="key" value={view.key} /> : null}
         <label>
           Od
-          <input type="date" name="from" required max={today} defaultValue={view.fromDay ?? undefined} data-testid="range-from" />
+          <input type="text" inputMode="numeric" name="from" required pattern={DAY_PATTERN} title={DAY_HINT} placeholder={DAY_PLACEHOLDER} size={13} defaultValue={view.fromDay ? croatianDay(view.fromDay) : undefined} data-testid="range-from" />
         </label>
         <label>
           Do (uključivo)
-          <input type="date" name="to" required max={today} defaultValue={view.toDay ?? undefined} data-testid="range-to" />
+          <input type="text" inputMode="numeric" name="to" required pattern={DAY_PATTERN} title={DAY_HINT} placeholder={DAY_PLACEHOLDER} size={13} defaultValue={view.toDay ? croatianDay(view.toDay) : croatianDay(today)} data-testid="range-to" />
         </label>
         <button type="submit" className={view.range === "custom" ? "btn small" : "btn secondary small"} data-testid="range-apply">
           Prikaži razdoblje

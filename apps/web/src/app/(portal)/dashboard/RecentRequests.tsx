@@ -3,8 +3,10 @@
 import { Fragment, useState } from "react";
 import { formatDateTime, formatMs, formatShortDateTime } from "~/lib/format";
 import type { PortalInputs } from "~/lib/portal-types";
+import { endpointLabel } from "~/lib/request-labels";
 import { errorMessage, trpc } from "~/lib/trpc-client";
 import { RequestDetail, type LogRow } from "./RequestDetail";
+import { DataTable } from "~/components/DataTable";
 
 type ViewInput = Omit<PortalInputs["usage"]["recent"], "limit" | "before">;
 
@@ -49,56 +51,42 @@ export function RecentRequests({ initial, pageSize, view }: { initial: LogRow[];
 
   return (
     <>
-      <div className="table-wrap" style={{ marginTop: 12 }}>
-        <table className="data" data-testid="recent-table">
-          <thead>
-            <tr>
-              <th>Vrijeme (Zagreb)</th>
-              <th>Zahtjev</th>
-              <th>Status</th>
-              <th className="num">Trajanje</th>
-              <th>Ključ</th>
-              <th>Detalji</th>
+      <DataTable columns={["Vrijeme (Zagreb)", "Zahtjev", "Status", { label: "Trajanje", num: true }, "Ključ", "Detalji"]} testId="recent-table" wrap={{ className: "table-wrap", style: { marginTop: 12 } }}>
+        {rows.map((r) => (
+          <Fragment key={r.id}>
+            <tr data-testid="log-row" data-status={r.status}>
+              <td data-label="Vrijeme (Zagreb)" style={{ whiteSpace: "nowrap" }} title={formatDateTime(r.at)}>
+                {formatShortDateTime(r.at)}
+              </td>
+              <td data-label="Zahtjev" className="mono break-anywhere">{endpointLabel(r.endpoint.includes(" ") ? r.endpoint : `${r.method} ${r.endpoint}`)}</td>
+              <td data-label="Status">
+                <StatusBadge status={r.status} />
+              </td>
+              <td data-label="Trajanje" className="num">{formatMs(r.durationMs)}</td>
+              <td data-label="Ključ" className="mono">{r.keyPrefix ? `${r.keyPrefix}…` : "—"}</td>
+              <td data-label="Detalji">
+                <button
+                  type="button"
+                  className="btn secondary small"
+                  aria-expanded={open === r.id}
+                  aria-controls={`detail-${r.id}`}
+                  onClick={() => setOpen(open === r.id ? null : r.id)}
+                  data-testid="log-detail-toggle"
+                >
+                  {open === r.id ? "Sakrij" : "Detalji"}
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <Fragment key={r.id}>
-                <tr data-testid="log-row" data-status={r.status}>
-                  <td style={{ whiteSpace: "nowrap" }} title={formatDateTime(r.at)}>
-                    {formatShortDateTime(r.at)}
-                  </td>
-                  <td className="mono">{r.endpoint.includes(" ") ? r.endpoint : `${r.method} ${r.endpoint}`}</td>
-                  <td>
-                    <StatusBadge status={r.status} />
-                  </td>
-                  <td className="num">{formatMs(r.durationMs)}</td>
-                  <td className="mono">{r.keyPrefix ? `${r.keyPrefix}…` : "—"}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="btn secondary small"
-                      aria-expanded={open === r.id}
-                      aria-controls={`detail-${r.id}`}
-                      onClick={() => setOpen(open === r.id ? null : r.id)}
-                      data-testid="log-detail-toggle"
-                    >
-                      {open === r.id ? "Sakrij" : "Detalji"}
-                    </button>
-                  </td>
-                </tr>
-                {open === r.id ? (
-                  <tr id={`detail-${r.id}`}>
-                    <td colSpan={6}>
-                      <RequestDetail r={r} />
-                    </td>
-                  </tr>
-                ) : null}
-              </Fragment>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            {open === r.id ? (
+              <tr id={`detail-${r.id}`}>
+                <td colSpan={6}>
+                  <RequestDetail r={r} />
+                </td>
+              </tr>
+            ) : null}
+          </Fragment>
+        ))}
+      </DataTable>
       <div style={{ padding: "12px 20px 16px", display: "flex", gap: 12, alignItems: "center" }}>
         {error ? <span role="alert" style={{ color: "var(--danger)" }}>{error}</span> : null}
         {done ? (

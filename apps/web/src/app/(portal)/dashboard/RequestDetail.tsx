@@ -3,23 +3,10 @@
 import css from "~/components/usage.module.css";
 import { formatDateTime, formatInt, formatMs } from "~/lib/format";
 import type { PortalOutputs } from "~/lib/portal-types";
+import { windowLabel } from "~/lib/request-labels";
 
 export type LogRow = PortalOutputs["usage"]["recent"][number];
 
-const WINDOW_LABELS: Record<string, string> = {
-  burst: "u sekundi (burst)",
-  minute: "u minuti",
-  day: "dnevna kvota (UTC dan)",
-  "status:burst": "besplatni pozivi, u sekundi",
-  "status:minute": "besplatni pozivi, u minuti",
-  "status:day": "besplatni pozivi, dnevno",
-};
-
-function windowLabel(window: string): string {
-  if (WINDOW_LABELS[window]) return WINDOW_LABELS[window];
-  if (window.startsWith("endpoint:")) return `ograničenje endpointa (${window.slice(9)}), u minuti`;
-  return window;
-}
 
 export function RequestDetail({ r }: { r: LogRow }) {
   const d = r.decision;

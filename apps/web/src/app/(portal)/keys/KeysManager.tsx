@@ -1,7 +1,7 @@
 "use client";
 // Create (optional expiry), rotate with an overlap and revoke the account's keys.
 import { useRouter } from "next/navigation";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Alert } from "~/components/Alert";
 import { formatDateTime } from "~/lib/format";
 import { errorMessage, trpc } from "~/lib/trpc-client";
@@ -30,6 +30,18 @@ export function KeysManager({ initial, sandbox }: { initial: KeyRow[]; sandbox: 
   const [target, setTarget] = useState<KeyRow | null>(null);
   const rotateDialog = useRef<HTMLDialogElement>(null);
   const revokeDialog = useRef<HTMLDialogElement>(null);
+  // After an action the focus moves to its outcome (the new key, the notice or the error): the
+  // button that started it was disabled or is gone, and focus must not fall to <body>.
+  const outcome = useRef<HTMLDivElement>(null);
+  const focusAfter = useRef<"create" | "rotate" | "revoke" | null>(null);
+  useEffect(() => {
+    // Runs after the outcome of the finished action is on the page.
+    if (busy !== null || !focusAfter.current) return;
+    const kind = focusAfter.current;
+    focusAfter.current = null;
+    if (outcome.current?.childElementCount) outcome.current.focus();
+    else if (kind === "create") document.getElementById("key-name")?.focus();
+  }, [busy, revealed, notice, error]);
 
   async function run(kind: "create" | "rotate" | "revoke", action: () => Promise<void>) {
     setBusy(kind);
@@ -42,6 +54,7 @@ export function KeysManager({ initial, sandbox }: { initial: KeyRow[]; sandbox: 
     } catch (err) {
       setError(errorMessage(err));
     } finally {
+      focusAfter.current = kind;
       setBusy(null);
     }
   }
@@ -65,7 +78,7 @@ export function KeysManager({ initial, sandbox }: { initial: KeyRow[]; sandbox: 
       if (!k) return;
       const r = await trpc.keys.rotate.mutate({ id: k.id, overlapSeconds });
       if (!r.ok) return setError(r.message);
-      setRevealed({ id: r.id, name: r.name, key: r.key, expiresAt: null, oldKeyEndsAt: r.oldKeyEndsAt, rotated: true });
+      setRevealed({ id: r.id, name: r.name, key: r.key, expiresAt: r.expiresAt, oldKeyEndsAt: r.oldKeyEndsAt, rotated: true });
       setNotice(overlapSeconds === 0 ? `Stari ključ „${k.name}” je opozvan.` : `Stari ključ „${k.name}” vrijedi do ${formatDateTime(r.oldKeyEndsAt)}.`);
     });
 
@@ -83,9 +96,19 @@ export function KeysManager({ initial, sandbox }: { initial: KeyRow[]; sandbox: 
 
   return (
     <>
-      {revealed ? <NewKeyPanel revealed={revealed} onDismiss={() => setRevealed(null)} /> : null}
-      {notice ? <Alert kind="ok" testId="keys-notice">{notice}</Alert> : null}
-      {error ? <Alert kind="error" testId="keys-error">{error}</Alert> : null}
+      <div ref={outcome} tabIndex={-1} className="focus-target" data-testid="keys-outcome" role="group" aria-label="Ishod zadnje radnje">
+        {revealed ? (
+          <NewKeyPanel
+            revealed={revealed}
+            onDismiss={() => {
+              setRevealed(null);
+              document.getElementById("key-name")?.focus();
+            }}
+          />
+        ) : null}
+        {notice ? <Alert kind="ok" testId="keys-notice">{notice}</Alert> : null}
+        {error ? <Alert kind="error" testId="keys-error">{error}</Alert> : null}
+      </div>
 
       <section className="card section" aria-labelledby="new-key-title">
         <div className="card-head">

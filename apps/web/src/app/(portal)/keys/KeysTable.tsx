@@ -12,7 +12,8 @@ function StateBadge({ k }: { k: KeyRow }) {
     case "expired":
       return <span className="badge" title={formatDateTime(k.expiresAt)}>Istekao</span>;
     case "rotating":
-      return <span className="badge warn">Rotiran · vrijedi do {formatDateTime(k.expiresAt)}</span>;
+      // The end of the overlap is in the expiry column; the badge stays short so that the table keeps its width.
+      return <span className="badge warn">Rotiran</span>;
     default:
       return <span className="badge ok">Aktivan</span>;
   }
@@ -21,7 +22,7 @@ function StateBadge({ k }: { k: KeyRow }) {
 export function KeysTable({ keys, onRotate, onRevoke }: { keys: KeyRow[]; onRotate: (k: KeyRow) => void; onRevoke: (k: KeyRow) => void }) {
   return (
     <div className="table-wrap" style={{ marginTop: 12 }}>
-      <table className="data" data-testid="keys-table">
+      <table className="data stack" data-testid="keys-table">
         <thead>
           <tr>
             <th>Naziv</th>
@@ -38,16 +39,18 @@ export function KeysTable({ keys, onRotate, onRevoke }: { keys: KeyRow[]; onRota
             const usable = k.state === "active" || k.state === "rotating";
             return (
               <tr key={k.id} className={usable ? undefined : "muted"} data-testid="key-row" data-key-prefix={k.prefix} data-state={k.state}>
-                <td>
+                <td data-label="Naziv" className="break-anywhere">
                   {k.name}
                   {k.replacedByPrefix ? <div style={{ color: "var(--muted)", fontSize: "0.8rem" }}>zamijenjen ključem {k.replacedByPrefix}…</div> : null}
                 </td>
-                <td className="mono">{k.prefix}…</td>
-                <td>
+                <td data-label="Ključ" className="mono">{k.prefix}…</td>
+                <td data-label="Stanje">
                   <StateBadge k={k} />
                 </td>
-                <td style={{ whiteSpace: "nowrap" }} data-testid="key-expires">{k.expiresAt ? formatDateTime(k.expiresAt) : "ne istječe"}</td>
-                <td className="num" data-testid="key-usage">
+                <td data-label="Istječe" data-testid="key-expires">
+                  {k.expiresAt ? `${k.state === "rotating" ? "vrijedi do " : ""}${formatDateTime(k.expiresAt)}` : "ne istječe"}
+                </td>
+                <td data-label="Zahtjevi (30 dana)" className="num" data-testid="key-usage">
                   <Link href={`/dashboard?range=30d&key=${k.id}#log-title`} aria-label={`Zahtjevi ključa ${k.name} u zadnjih 30 dana: ${formatInt(k.usage.requests)}`}>
                     {formatInt(k.usage.requests)}
                   </Link>
@@ -57,8 +60,8 @@ export function KeysTable({ keys, onRotate, onRevoke }: { keys: KeyRow[]; onRota
                     </div>
                   ) : null}
                 </td>
-                <td title={k.lastUsedAt ? formatDateTime(k.lastUsedAt) : undefined}>{formatRelative(k.lastUsedAt)}</td>
-                <td className="num">
+                <td data-label="Zadnje korištenje" title={k.lastUsedAt ? formatDateTime(k.lastUsedAt) : undefined}>{formatRelative(k.lastUsedAt)}</td>
+                <td data-label="Radnje" className="num">
                   {usable ? (
                     <div className="row-actions" style={{ justifyContent: "flex-end" }}>
                       {k.state === "active" ? (

@@ -2,6 +2,7 @@
 // Confirmation before a key is revoked for good.
 import { forwardRef } from "react";
 import type { KeyRow } from "./KeysTable";
+import { DialogActions } from "~/components/DialogActions";
 
 export const RevokeDialog = forwardRef<HTMLDialogElement, { target: KeyRow | null; busy: boolean; onConfirm: () => void; onClose: () => void }>(
   function RevokeDialog({ target, busy, onConfirm, onClose }, ref) {
@@ -12,14 +13,7 @@ export const RevokeDialog = forwardRef<HTMLDialogElement, { target: KeyRow | nul
           Ključ <strong>{target?.name}</strong> (<span className="mono">{target?.prefix}…</span>) prestat će raditi u roku od nekoliko sekundi.
           Aplikacije koje ga koriste dobit će odgovor 401. Ovo se ne može poništiti.
         </p>
-        <div className="row-actions">
-          <button type="button" className="btn secondary" onClick={onClose} autoFocus>
-            Odustani
-          </button>
-          <button type="button" className="btn danger" onClick={onConfirm} disabled={busy} data-testid="confirm-revoke">
-            {busy ? "Opozivanje…" : "Opozovi ključ"}
-          </button>
-        </div>
+        <DialogActions onCancel={onClose} onConfirm={onConfirm} disabled={busy} testId="confirm-revoke" confirm={busy ? "Opozivanje…" : "Opozovi ključ"} />
       </dialog>
     );
   },

@@ -1,6 +1,7 @@
 "use client";
 // Rotation: a new key now, the old one kept working for the chosen overlap (at most 7 days).
 import { forwardRef, useState } from "react";
+import { formatDateTime } from "~/lib/format";
 import type { KeyRow } from "./KeysTable";
 
 const OVERLAPS: { seconds: number; label: string }[] = [
@@ -20,6 +21,9 @@ export const RotateDialog = forwardRef<HTMLDialogElement, { target: KeyRow | nul
         <p>
           Izdat ćemo novi ključ s nazivom <strong>{target?.name}</strong>. Stari ključ (<span className="mono">{target?.prefix}…</span>) radit će još
           onoliko koliko odaberete, da stignete zamijeniti ga u svojim aplikacijama; nakon toga API na njega odgovara 401.
+        </p>
+        <p data-testid="rotate-expiry">
+          {target?.expiresAt ? `Novi ključ istječe kad i stari: ${formatDateTime(target.expiresAt)}.` : "Novi ključ, kao i stari, ne istječe."}
         </p>
         <div className="field">
           <label htmlFor="rotate-overlap">Stari ključ vrijedi još</label>

@@ -3,6 +3,7 @@
 import { formatDateTime, formatShortDateTime } from "~/lib/format";
 import { deliveryStatus } from "./delivery-status";
 import type { Delivery, EventRow } from "./types";
+import { ACTIONS_COLUMN, DataTable } from "~/components/DataTable";
 
 type Props = { events: EventRow[]; busy: string | null; hasOlder: boolean; onOlder: () => void; onRedeliver: (ev: EventRow, d: Delivery) => void };
 
@@ -38,62 +39,48 @@ export function DeliveryLog({ events, busy, hasOlder, onOlder, onRedeliver }: Pr
           Pošaljite testni događaj da ga isprobate.
         </div>
       ) : (
-        <table className="data top stack" data-testid="webhook-log" style={{ marginTop: 12 }}>
-          <thead>
-            <tr>
-              <th>Vrijeme</th>
-              <th>Događaj</th>
-              <th>Adresa</th>
-              <th>Stanje</th>
-              <th className="num">Pokušaji</th>
-              <th>
-                <span className="sr-only">Radnje</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map(({ ev, d }) => {
-              const status = deliveryStatus(d);
-              return (
-                <tr key={d.id} data-testid="webhook-delivery" data-status={d.status}>
-                  <td data-label="Vrijeme" style={{ whiteSpace: "nowrap" }} title={formatDateTime(ev.createdAt)}>
-                    {formatShortDateTime(ev.createdAt)}
-                  </td>
-                  <td data-label="Događaj">
-                    <span className="mono">{ev.type}</span>
-                    <details>
-                      <summary style={{ cursor: "pointer", color: "var(--muted)", fontSize: "0.82rem" }}>sadržaj i pokušaji</summary>
-                      <pre className="wrap" style={{ fontSize: "0.78rem" }}>{ev.payload}</pre>
-                      <Attempts d={d} />
-                    </details>
-                  </td>
-                  <td data-label="Adresa" className="mono break-anywhere" style={{ maxWidth: 260 }}>
-                    {d.endpointUrl}
-                  </td>
-                  <td data-label="Stanje">
-                    <span className={status.cls} data-testid="delivery-status">{status.label}</span>
-                    {status.detail === "next" && d.nextAttemptAt ? (
-                      <div style={{ color: "var(--muted)", fontSize: "0.8rem" }}>sljedeći pokušaj: {formatShortDateTime(d.nextAttemptAt)}</div>
-                    ) : null}
-                  </td>
-                  <td data-label="Pokušaji" className="num">{d.attemptCount}</td>
-                  <td className="num">
-                    <button
-                      type="button"
-                      className="btn secondary small"
-                      disabled={busy !== null}
-                      onClick={() => onRedeliver(ev, d)}
-                      data-testid="redeliver"
-                      aria-label={`Pošalji ponovno ${ev.type} ${ev.id} na ${d.endpointUrl}`}
-                    >
-                      {busy === `redeliver-${d.id}` ? "Slanje…" : "Pošalji ponovno"}
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <DataTable columns={["Vrijeme", "Događaj", "Adresa", "Stanje", { label: "Pokušaji", num: true }, ACTIONS_COLUMN]} testId="webhook-log" className="data top stack" style={{ marginTop: 12 }} wrap={null}>
+          {rows.map(({ ev, d }) => {
+            const status = deliveryStatus(d);
+            return (
+              <tr key={d.id} data-testid="webhook-delivery" data-status={d.status}>
+                <td data-label="Vrijeme" style={{ whiteSpace: "nowrap" }} title={formatDateTime(ev.createdAt)}>
+                  {formatShortDateTime(ev.createdAt)}
+                </td>
+                <td data-label="Događaj">
+                  <span className="mono">{ev.type}</span>
+                  <details>
+                    <summary style={{ cursor: "pointer", color: "var(--muted)", fontSize: "0.82rem" }}>sadržaj i pokušaji</summary>
+                    <pre className="wrap" style={{ fontSize: "0.78rem" }}>{ev.payload}</pre>
+                    <Attempts d={d} />
+                  </details>
+                </td>
+                <td data-label="Adresa" className="mono break-anywhere" style={{ maxWidth: 260 }}>
+                  {d.endpointUrl}
+                </td>
+                <td data-label="Stanje">
+                  <span className={status.cls} data-testid="delivery-status">{status.label}</span>
+                  {status.detail === "next" && d.nextAttemptAt ? (
+                    <div style={{ color: "var(--muted)", fontSize: "0.8rem" }}>sljedeći pokušaj: {formatShortDateTime(d.nextAttemptAt)}</div>
+                  ) : null}
+                </td>
+                <td data-label="Pokušaji" className="num">{d.attemptCount}</td>
+                <td className="num">
+                  <button
+                    type="button"
+                    className="btn secondary small"
+                    disabled={busy !== null}
+                    onClick={() => onRedeliver(ev, d)}
+                    data-testid="redeliver"
+                    aria-label={`Pošalji ponovno ${ev.type} ${ev.id} na ${d.endpointUrl}`}
+                  >
+                    {busy === `redeliver-${d.id}` ? "Slanje…" : "Pošalji ponovno"}
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </DataTable>
       )}
       {hasOlder ? (
         <div style={{ padding: "12px 20px 16px" }}>

@@ -1,8 +1,15 @@
 "use client";
 // Adding a webhook address; the signing secret is shown once, right below.
+import { useEffect, useRef } from "react";
 import { CopyButton } from "~/components/CopyButton";
+import { EVENT_CHOICES, EVENT_LABELS } from "./event-types";
 
 export function NewEndpointForm({ busy, onCreate, newSecret }: { busy: string | null; onCreate: (e: React.FormEvent<HTMLFormElement>) => void; newSecret: string | null }) {
+  // The new secret takes the focus: the submit button was disabled while adding, and focus must not fall to <body>.
+  const secretPanel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (newSecret) secretPanel.current?.focus();
+  }, [newSecret]);
   return (
     <section className="card section" aria-labelledby="wh-new-title">
       <div className="card-head">
@@ -18,12 +25,20 @@ export function NewEndpointForm({ busy, onCreate, newSecret }: { busy: string | 
           <label htmlFor="wh-desc">Opis (neobavezno)</label>
           <input id="wh-desc" name="description" maxLength={200} placeholder="npr. Produkcija" />
         </div>
+        <fieldset className="event-choice" data-testid="webhook-event-types">
+          <legend>Događaji</legend>
+          {EVENT_CHOICES.map((t) => (
+            <label key={t}>
+              <input type="checkbox" name="eventTypes" value={t} defaultChecked data-testid={`new-event-${t}`} /> {EVENT_LABELS[t]} <code>{t}</code>
+            </label>
+          ))}
+        </fieldset>
         <button type="submit" className="btn" disabled={busy !== null} data-testid="create-webhook">
           {busy === "create" ? "Dodavanje…" : "Dodaj adresu"}
         </button>
       </form>
       {newSecret ? (
-        <div className="key-reveal" style={{ marginTop: 16, marginBottom: 0 }} data-testid="webhook-secret-panel">
+        <div ref={secretPanel} tabIndex={-1} className="key-reveal focus-target" style={{ marginTop: 16, marginBottom: 0 }} data-testid="webhook-secret-panel" role="group" aria-label="Tajna nove adrese">
           <strong>Tajna za provjeru potpisa</strong>
           <div className="key-line">
             <code data-testid="webhook-secret">{newSecret}</code>

@@ -41,13 +41,23 @@ export function WebhooksManager({ endpoints, events }: { endpoints: Endpoint[]; 
     e.preventDefault();
     const formEl = e.currentTarget;
     const form = new FormData(formEl);
-    const input = { url: String(form.get("url") ?? ""), description: String(form.get("description") ?? "") || undefined };
+    const eventTypes = form.getAll("eventTypes").map(String) as ("rate_limit.warning" | "invoice.fiscalized")[];
+    if (eventTypes.length === 0) {
+      setMessage({ kind: "error", text: "Odaberite barem jednu vrstu događaja." });
+      formEl.querySelector<HTMLInputElement>('input[name="eventTypes"]')?.focus();
+      return;
+    }
+    const input = { url: String(form.get("url") ?? ""), description: String(form.get("description") ?? "") || undefined, eventTypes };
     await attempt("create", () => trpc.webhooks.create.mutate(input), (r) => {
       if (!r.ok) return;
       setNewSecret(r.secret);
       setMessage({ kind: "ok", text: "Adresa je dodana. Potpise provjeravajte tajnom prikazanom ispod." });
       formEl.reset();
       router.refresh();
+    });
+    // A refused address: back to the field, with the message read out (the button was disabled meanwhile).
+    requestAnimationFrame(() => {
+      if (document.activeElement === document.body || document.activeElement === null) document.getElementById("wh-url")?.focus();
     });
   }
 
@@ -97,6 +107,9 @@ export function WebhooksManager({ endpoints, events }: { endpoints: Endpoint[]; 
           })
         }
         onAsk={ask}
+        onEventTypes={(e, types) =>
+          run(`events-${e.id}`, () => trpc.webhooks.setEventTypes.mutate({ id: e.id, eventTypes: types as ("rate_limit.warning" | "invoice.fiscalized")[] }), "Vrste događaja su spremljene.")
+        }
         onToggle={(e) =>
           run(`toggle-${e.id}`, () => trpc.webhooks.setEnabled.mutate({ id: e.id, enabled: !e.enabled }), e.enabled ? "Adresa je isključena." : "Adresa je ponovno uključena.")
         }

@@ -65,8 +65,8 @@ export function examples(docUrl: string) {
     plan,
     admitted,
     refused,
-    refusedHeaders: rateLimitHeaders(refused, REFUSE_AT),
-    admittedHeaders: rateLimitHeaders(admitted, ADMIT_AT),
+    refusedHeaders: rateLimitHeaders(refused),
+    admittedHeaders: rateLimitHeaders(admitted),
     body: rateLimitExceededBody(refused, docUrl),
   };
 }

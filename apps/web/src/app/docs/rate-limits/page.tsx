@@ -1,4 +1,4 @@
-import { ANONYMOUS_LIMITS, ENDPOINT_LIMITS } from "@fiskal/limits";
+import { ANONYMOUS_LIMITS, ANONYMOUS_SCOPE, ENDPOINT_LIMITS } from "@fiskal/limits";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ScrollToHash } from "~/components/ScrollToHash";
@@ -71,13 +71,72 @@ export default function RateLimitsDoc() {
           broje se kao <strong>jedan</strong> zahtjev.
         </li>
         <li>Ostali endpointi (npr. <code>GET /v1/invoices/{"{id}"}</code>) podliježu samo ograničenjima paketa.</li>
+        <li id="popisi">
+          <strong>Popisi i izvoz arhive</strong> (<code>GET /v1/invoices</code>, <code>GET /v1/einvoices</code>, <code>GET /v1/archive/export</code>) ne troše
+          ograničenja fiskalizacije ni slanja e-računa: svaka stranica popisa i svaki izvoz jedan je zahtjev u prozorima paketa (u sekundi, minuti i
+          danu). Prolazak kroz 10.000 dokumenata po 100 na stranici stoga troši 100 zahtjeva; klijent koji poštuje zaglavlja ne dobiva 429.
+        </li>
         <li>
-          Zahtjevi bez ispravnog ključa (nedostaje, neispravan, nepoznat ili opozvan) dobivaju 401 i broje se po IP adresi klijenta, u istim
-          točnim prozorima: {formatInt(ANONYMOUS_LIMITS.burst)} u sekundi, {formatInt(ANONYMOUS_LIMITS.perMinute)} u minuti i{" "}
-          {formatInt(ANONYMOUS_LIMITS.perDay)} dnevno, kako se ključevi ne bi mogli brzo pogađati. Dok je adresa iznad te kvote, svaki
-          njezin zahtjev odbija se s 429 prije nego što se ključ uopće provjeri.
+          Zahtjevi bez valjanog ključa dobivaju 401 i broje se po IP adresi klijenta, u vlastitim prozorima adrese — vidi{" "}
+          <a href="#bez-kljuca" style={INLINE_LINK}>
+            Zahtjevi bez valjanog ključa
+          </a>
+          .
         </li>
       </ul>
+
+      <h3 id="bez-kljuca">Zahtjevi bez valjanog ključa</h3>
+      <p>
+        Zahtjev bez valjanog ključa (ključ nedostaje, nije oblika <code>fsk_test_…</code>/<code>fsk_live_…</code>, nije poznat, opozvan je
+        ili mu je istekao rok) dobiva 401 i broji se po IP adresi klijenta, u točnim prozorima te adrese:
+      </p>
+      <div className="table-wrap" role="region" aria-labelledby="bez-kljuca" tabIndex={0}>
+        <table className="data">
+          <thead>
+            <tr>
+              <th>Prozor adrese</th>
+              <th className="num">Zahtjeva</th>
+              <th>Broji zahtjeve u</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td className="mono">{ANONYMOUS_SCOPE}:burst</td>
+              <td className="num">{formatInt(ANONYMOUS_LIMITS.burst)}</td>
+              <td>bilo kojem razdoblju od 1 s</td>
+            </tr>
+            <tr>
+              <td className="mono">{ANONYMOUS_SCOPE}:minute</td>
+              <td className="num">{formatInt(ANONYMOUS_LIMITS.perMinute)}</td>
+              <td>bilo kojem razdoblju od 60 s</td>
+            </tr>
+            <tr>
+              <td className="mono">{ANONYMOUS_SCOPE}:day</td>
+              <td className="num">{formatInt(ANONYMOUS_LIMITS.perDay)}</td>
+              <td>kalendarskom danu po UTC-u</td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
+      <p>
+        Kad su prozori adrese puni, zahtjevi bez valjanog ključa s te adrese dobivaju 429 s <code>Retry-After</code>. Zahtjev{" "}
+        <strong>s valjanim ključem</strong> odlučuju samo prozori njegova računa: ne broji se u prozorima adrese i oni ga nikad ne
+        odbijaju, bez obzira na to što je s iste adrese poslano bez ključa. Jednu adresu često dijele mnogi klijenti (sve trgovine
+        čiji blagajnički softver izlazi kroz isti NAT dobavljača, uredi iza NAT-a mrežnog operatera, posrednik), pa jedna integracija
+        koja u petlji šalje pogrešan ključ ili ga ne šalje ne smije zaustaviti fiskalizaciju ostalih.
+      </p>
+      <p>
+        Ključ ima 32 nasumična znaka i ne može se pogoditi ni uz koliko zahtjeva, pa odbijanje valjanih ključeva ne bi ništa
+        zaštitilo. Prozori adrese ograničavaju ono što zahtjevi bez valjanog ključa mogu opteretiti: ključ koji nedostaje ili nije
+        ispravnog oblika odbija se bez upita bazi, a ključ ispravnog oblika provjerava se u bazi najviše jednom u nekoliko sekundi
+        (odgovor se pamti i za nepoznate, opozvane i istekle ključeve) i tek se tada, ako nije valjan, broji po adresi.
+      </p>
+      <p>
+        U zaglavljima <code>RateLimit-Policy</code> i <code>RateLimit</code> prozori adrese uvijek se zovu{" "}
+        <code>{ANONYMOUS_SCOPE}:burst</code>, <code>{ANONYMOUS_SCOPE}:minute</code> i <code>{ANONYMOUS_SCOPE}:day</code>, nikad kao
+        prozori računa (<code>burst</code>, <code>minute</code>, <code>day</code>), pa ih klijent ne može zamijeniti s kvotom svog
+        računa. Odgovor na zahtjev s valjanim ključem nikad ne opisuje prozore adrese.
+      </p>
 
       <h2 id="prozori">Prozori</h2>
       <p>
@@ -178,8 +237,13 @@ export default function RateLimitsDoc() {
 
       <h2 id="zaglavlja">Zaglavlja odgovora</h2>
       <p>
-        Svaki odgovor — uspješan ili ne, s ključem ili bez njega — nosi ova zaglavlja. Zaglavlja <code>X-RateLimit-*</code> opisuju{" "}
-        <em>mjerodavni</em> prozor: kod propuštenog zahtjeva onaj s najmanje preostalih zahtjeva (kod jednakog broja onaj čija se kvota
+        Svaki odgovor — uspješan ili ne, s ključem ili bez njega — nosi ova zaglavlja. Odgovor na zahtjev s valjanim ključem opisuje
+        prozore računa, a odgovor na zahtjev bez valjanog ključa{" "}
+        <a href="#bez-kljuca" style={INLINE_LINK}>
+          prozore adrese
+        </a>{" "}
+        (<code>{ANONYMOUS_SCOPE}:burst</code>, <code>{ANONYMOUS_SCOPE}:minute</code>, <code>{ANONYMOUS_SCOPE}:day</code>). Zaglavlja{" "}
+        <code>X-RateLimit-*</code> opisuju <em>mjerodavni</em> prozor: kod propuštenog zahtjeva onaj s najmanje preostalih zahtjeva (kod jednakog broja onaj čija se kvota
         kasnije povećava), a kod odbijenog prozor koji je odbio zahtjev (ako ih je više, onaj koji će ga najkasnije ponovno propustiti).
       </p>
       <div className="table-wrap" role="region" aria-labelledby="zaglavlja" tabIndex={0}>
@@ -203,7 +267,8 @@ export default function RateLimitsDoc() {
               <td className="mono">X-RateLimit-Reset</td>
               <td>
                 trenutak kad se kvota mjerodavnog prozora sljedeći put povećava (uz 429: kad ponovno propušta zahtjev), kao Unix vrijeme u{" "}
-                <strong>sekundama</strong> (ne milisekundama), zaokruženo naviše
+                <strong>sekundama</strong> (ne milisekundama), zaokruženo naviše; za <code>day</code> točno sljedeća ponoć po UTC-u
+                (djeljivo s 86400)
               </td>
             </tr>
             <tr>

@@ -6,10 +6,13 @@ import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { PLAN_LABELS } from "~/lib/format";
 import { operatorProcedure } from "../trpc";
-import { usageSummary } from "@fiskal/usage";
 import { currentWindows } from "~/server/limits-state";
+import { monthUsage } from "~/server/month-usage";
 import { isUpgrade } from "./plan";
 import { audit } from "~/server/audit";
+import { planApprovedMail } from "@fiskal/mail";
+import { env } from "~/env";
+import { mailOwners } from "~/server/mail";
 
 /** The bounds of custom limits (one definition, @fiskal/limits plans.ts), with Croatian messages. */
 const customLimitsInput = customLimitsSchema("hr", { ordered: false });
@@ -72,7 +75,7 @@ export const adminRouter = {
     });
     if (!account) return null;
     const limits = limitsFor(account);
-    const [usage, windows] = await Promise.all([usageSummary(ctx.db, account.id), currentWindows(account.id, limits)]);
+    const [usage, windows] = await Promise.all([monthUsage(ctx.db, account.id), currentWindows(account.id, limits)]);
     return {
       id: account.id,
       name: account.name,
@@ -83,7 +86,8 @@ export const adminRouter = {
       limits,
       today: usage.today,
       month: usage.month,
-      endpoints: usage.endpoints,
+      previousMonth: usage.previous,
+      endpoints: usage.todayEndpoints,
       windows: windows.map((w) => ({ name: w.name, policy: w.policy, limit: w.limit, remaining: w.remaining, resetInMs: w.resetInMs, windowSeconds: w.windowSeconds })),
     };
   }),
@@ -123,7 +127,7 @@ export const adminRouter = {
       // One transaction: the account row is locked so the plan compared is the plan replaced, the
       // conditional update lets exactly one of two concurrent decisions win, and a failure of either
       // write leaves both undone. setPlan's NOTIFY is delivered when the transaction commits.
-      return ctx.db.$transaction(async (tx): Promise<DecisionResult> => {
+      const result = await ctx.db.$transaction(async (tx): Promise<DecisionResult> => {
         const [account] = await tx.$queryRaw<{ plan: Plan }[]>`SELECT plan FROM "Account" WHERE id = ${request.accountId}::uuid FOR UPDATE`;
         if (!account) return ALREADY_DECIDED;
         if (!isUpgrade(account.plan, request.requestedPlan)) {
@@ -146,6 +150,9 @@ export const adminRouter = {
         await audit(ctx, { accountId: request.accountId, action: "plan.approved", target: request.requestedPlan, detail: { from: account.plan, to: request.requestedPlan, requestId: request.id } }, tx);
         return { ok: true };
       });
+      // The account's owners hear of it by e-mail (after the commit; a mail failure is logged, the approval stands).
+      if (result.ok) await mailOwners(ctx.db, request.accountId, (accountName) => planApprovedMail({ accountName, plan: PLAN_LABELS[request.requestedPlan] ?? request.requestedPlan, portalUrl: env().portalUrl }), "plan_approved");
+      return result;
     }),
 
   reject: operatorProcedure

@@ -2,7 +2,7 @@
 import type { Db, Prisma } from "@fiskal/db";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { operatorProcedure, protectedProcedure } from "../trpc";
+import { accountantProcedure, operatorProcedure } from "../trpc";
 
 const PAGE = 50;
 
@@ -36,7 +36,7 @@ async function page(db: Db, where: Prisma.AuditLogWhereInput, before: string | u
 
 export const auditRouter = {
   /** The signed-in user's own account. */
-  list: protectedProcedure.input(pageInput).query(({ ctx, input }) => {
+  list: accountantProcedure.input(pageInput).query(({ ctx, input }) => {
     const where: Prisma.AuditLogWhereInput = { accountId: ctx.accountId, ...(input.action ? { action: { startsWith: input.action } } : {}) };
     return page(ctx.db, where, input.before);
   }),

@@ -1,9 +1,14 @@
-// Sign-up: a new user always gets a new account on the Sandbox plan.
+// Sign-up: a new user always gets a new account on the Sandbox plan. An e-mail that already has an
+// account gets the same answer, after the same work (a password hash), so sign-up does not tell
+// anyone which addresses have accounts; the owner of that address is told instead (by e-mail when
+// the portal has SMTP_URL; see notifyExistingOwner).
 import { createAccount, hashPassword } from "@fiskal/accounts";
+import { signupExistingAccountMail } from "@fiskal/mail";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { env } from "~/env";
 import { clientIp } from "~/lib/client-ip";
+import { sendMail } from "~/server/mail";
 import { checkSignUpAttempt, loginRefusedMessage } from "~/server/login-limits";
 import { publicProcedure } from "../trpc";
 
@@ -17,7 +22,7 @@ const signUpInput = z.object({
     .max(200, "Lozinka može imati najviše 200 znakova."),
 });
 
-export type SignUpResult = { ok: true } | { ok: false; reason: "email_taken" | "rate_limited"; message: string };
+export type SignUpResult = { ok: true } | { ok: false; reason: "rate_limited"; message: string };
 
 function isUniqueViolation(err: unknown): boolean {
   return typeof err === "object" && err !== null && (err as { code?: unknown }).code === "P2002";
@@ -28,10 +33,13 @@ export const authRouter = {
     const verdict = await checkSignUpAttempt(clientIp(ctx.headers, env().trustProxyHops));
     if (!verdict.allowed) return { ok: false, reason: "rate_limited", message: loginRefusedMessage(verdict.retryAfterSeconds) };
 
-    const taken = { ok: false, reason: "email_taken", message: "Račun s tom e-mail adresom već postoji. Prijavite se." } as const;
-    if (await ctx.db.user.findUnique({ where: { email: input.email }, select: { id: true } })) return taken;
-
+    const existing = await ctx.db.user.findUnique({ where: { email: input.email }, select: { id: true } });
+    // Hashed either way: an answer for a taken address must not come back sooner.
     const passwordHash = await hashPassword(input.password);
+    if (existing) {
+      await notifyExistingOwner(input.email);
+      return { ok: true };
+    }
     const account = await createAccount(ctx.db, { name: input.company });
     try {
       await ctx.db.user.create({
@@ -40,9 +48,20 @@ export const authRouter = {
     } catch (err) {
       // Two sign-ups raced for the same e-mail: leave no orphaned account behind.
       await ctx.db.account.delete({ where: { id: account.id } });
-      if (isUniqueViolation(err)) return taken;
+      if (isUniqueViolation(err)) {
+        await notifyExistingOwner(input.email);
+        return { ok: true };
+      }
       throw err;
     }
     return { ok: true };
   }),
 } satisfies TRPCRouterRecord;
+
+/**
+ * Tells the owner of `email` that someone tried to open an account with it. Not awaited: the answer
+ * must not wait for (or reveal) a mail server; sendMail logs a failure and never throws.
+ */
+async function notifyExistingOwner(email: string): Promise<void> {
+  void sendMail(email, signupExistingAccountMail({ email, loginUrl: `${env().portalUrl}/login` }), "signup-existing");
+}

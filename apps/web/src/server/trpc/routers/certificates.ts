@@ -17,7 +17,7 @@ import { X509Certificate } from "node:crypto";
 import { z } from "zod";
 import { env } from "~/env";
 import { audit } from "~/server/audit";
-import { protectedProcedure } from "../trpc";
+import { developerProcedure } from "../trpc";
 
 export type CertificateState = "valid" | "expiring" | "expired" | "not_yet_valid";
 
@@ -66,13 +66,13 @@ const MAX_BASE64 = 90_000;
 export type UploadOutcome = { ok: true; certificate: CertificateInfo } | { ok: false; field: "file" | "password" | null; message: string };
 
 export const certificatesRouter = {
-  get: protectedProcedure.query(async ({ ctx }) => {
+  get: developerProcedure.query(async ({ ctx }) => {
     const row = await ctx.db.certificate.findUnique({ where: { accountId: ctx.accountId } });
     const account = await ctx.db.account.findUniqueOrThrow({ where: { id: ctx.accountId }, select: { oib: true } });
     return { certificate: row ? certificateInfo(row) : null, accountOib: account.oib, warningDays: CERTIFICATE_WARNING_DAYS };
   }),
 
-  upload: protectedProcedure
+  upload: developerProcedure
     .input(
       z.object({
         pkcs12: z.string().min(1, "Odaberite datoteku certifikata (.p12 ili .pfx).").max(MAX_BASE64, "Datoteka certifikata smije imati najviše 64 KB."),

@@ -5,7 +5,7 @@ import { usageByKey } from "@fiskal/usage";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { audit } from "~/server/audit";
-import { protectedProcedure } from "../trpc";
+import { developerProcedure } from "../trpc";
 
 const MAX_ACTIVE_KEYS = 25;
 /** Usage per key covers this many days (the request log). */
@@ -23,7 +23,7 @@ const expiresAtInput = z
 type KeyState = "active" | "rotating" | "expired" | "revoked";
 
 export const keysRouter = {
-  list: protectedProcedure.query(async ({ ctx }) => {
+  list: developerProcedure.query(async ({ ctx }) => {
     const now = new Date();
     const [keys, usage] = await Promise.all([
       ctx.db.apiKey.findMany({
@@ -54,7 +54,7 @@ export const keysRouter = {
     });
   }),
 
-  create: protectedProcedure
+  create: developerProcedure
     .input(
       z.object({
         name: z.string().trim().min(1, "Unesite naziv ključa.").max(64, "Naziv može imati najviše 64 znaka."),
@@ -76,7 +76,7 @@ export const keysRouter = {
       });
     }),
 
-  rotate: protectedProcedure
+  rotate: developerProcedure
     .input(
       z.object({
         id: z.uuid("Neispravan ključ."),
@@ -88,7 +88,10 @@ export const keysRouter = {
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const result = await rotateApiKey(ctx.db, ctx.accountId, input.id, { overlapSeconds: input.overlapSeconds });
+      // The new key keeps the old key's expiry: a rotation replaces the secret, not the lifetime.
+      const current = await ctx.db.apiKey.findFirst({ where: { id: input.id, accountId: ctx.accountId }, select: { expiresAt: true } });
+      const expiresAt = current?.expiresAt && current.expiresAt.getTime() > Date.now() ? current.expiresAt : null;
+      const result = await rotateApiKey(ctx.db, ctx.accountId, input.id, { overlapSeconds: input.overlapSeconds, expiresAt });
       if (!result.ok) {
         return {
           ok: false as const,
@@ -99,12 +102,27 @@ export const keysRouter = {
       await audit(ctx, {
         action: "key.rotated",
         target: old.prefix,
-        detail: { keyId: input.id, newKeyId: result.id, newPrefix: result.prefix, overlapSeconds: input.overlapSeconds, oldKeyEndsAt: result.oldKeyEndsAt.toISOString() },
+        detail: {
+          keyId: input.id,
+          newKeyId: result.id,
+          newPrefix: result.prefix,
+          overlapSeconds: input.overlapSeconds,
+          oldKeyEndsAt: result.oldKeyEndsAt.toISOString(),
+          expiresAt: expiresAt?.toISOString() ?? null,
+        },
       });
-      return { ok: true as const, id: result.id, key: result.key, prefix: result.prefix, name: result.name, oldKeyEndsAt: result.oldKeyEndsAt.toISOString() };
+      return {
+        ok: true as const,
+        id: result.id,
+        key: result.key,
+        prefix: result.prefix,
+        name: result.name,
+        expiresAt: expiresAt?.toISOString() ?? null,
+        oldKeyEndsAt: result.oldKeyEndsAt.toISOString(),
+      };
     }),
 
-  revoke: protectedProcedure.input(z.object({ id: z.uuid("Neispravan ključ.") })).mutation(async ({ ctx, input }) => {
+  revoke: developerProcedure.input(z.object({ id: z.uuid("Neispravan ključ.") })).mutation(async ({ ctx, input }) => {
     const revoked = await revokeApiKey(ctx.db, ctx.accountId, input.id);
     if (revoked) {
       const key = await ctx.db.apiKey.findUniqueOrThrow({ where: { id: input.id }, select: { prefix: true, name: true } });

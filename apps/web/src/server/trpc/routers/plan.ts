@@ -5,7 +5,7 @@ import type { TRPCRouterRecord } from "@trpc/server";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { audit } from "~/server/audit";
-import { protectedProcedure } from "../trpc";
+import { memberProcedure, ownerProcedure } from "../trpc";
 
 /** Plan order and the upgrade rule live in @fiskal/limits (plans.ts). */
 export { isUpgrade };
@@ -41,7 +41,7 @@ async function createPending(
 }
 
 export const planRouter = {
-  overview: protectedProcedure.query(async ({ ctx }) => {
+  overview: memberProcedure.query(async ({ ctx }) => {
     const account = await ctx.db.account.findUnique({ where: { id: ctx.accountId } });
     if (!account) throw new TRPCError({ code: "NOT_FOUND", message: "Račun nije pronađen." });
     const requests = await ctx.db.upgradeRequest.findMany({
@@ -55,14 +55,14 @@ export const planRouter = {
       accountName: account.name,
       plan: account.plan,
       current,
-      currentEndpoints: Object.fromEntries(ENDPOINT_GROUPS.map((g) => [g, endpointLimit(current, g)])) as Record<string, number>,
+      currentEndpoints: Object.fromEntries(ENDPOINT_GROUPS.map((g) => [g, endpointLimit(current, g)])),
       plans: PLANS,
       endpoints: ENDPOINT_LIMITS,
       requests: requests.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), decidedAt: r.decidedAt?.toISOString() ?? null })),
     };
   }),
 
-  requestUpgrade: protectedProcedure
+  requestUpgrade: ownerProcedure
     .input(z.object({ plan: z.enum(SELF_SERVICE_PLANS, "Odaberite paket Starter ili Business.") }))
     .mutation(async ({ ctx, input }): Promise<RequestResult> => {
       const account = await ctx.db.account.findUniqueOrThrow({ where: { id: ctx.accountId }, select: { plan: true } });
@@ -75,7 +75,7 @@ export const planRouter = {
     }),
 
   /** Withdraws the account's pending request before an operator decides; a decided one stays as it is. */
-  cancelRequest: protectedProcedure
+  cancelRequest: ownerProcedure
     .input(z.object({ requestId: z.uuid("Neispravan zahtjev.") }))
     .mutation(async ({ ctx, input }): Promise<{ ok: true } | { ok: false; message: string }> => {
       const pending = await ctx.db.upgradeRequest.findFirst({
@@ -94,7 +94,7 @@ export const planRouter = {
       });
     }),
 
-  contactEnterprise: protectedProcedure
+  contactEnterprise: ownerProcedure
     .input(
       z.object({
         expectedVolume: z.string().trim().min(1, "Navedite očekivani broj zahtjeva.").max(200, "Očekivani volumen može imati najviše 200 znakova."),

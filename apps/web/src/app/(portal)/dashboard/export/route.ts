@@ -2,10 +2,12 @@
 // by page so that memory stays bounded; only the signed-in user's own account.
 import { exportRequests } from "@fiskal/usage";
 import { csvRow } from "~/lib/csv";
+import { endpointLabel, windowLabel } from "~/lib/request-labels";
 import { logFilter, paramsFrom, parseView } from "~/lib/usage-view";
 import { portalUrl } from "~/env";
 import { currentSession } from "~/server/auth";
 import { db } from "~/server/db";
+import { findRequest } from "~/server/request-log";
 
 export const dynamic = "force-dynamic";
 
@@ -40,8 +42,13 @@ export async function GET(request: Request): Promise<Response> {
   const user = await client.user.findUnique({ where: { id: userId }, select: { accountId: true } });
   if (!user) return errorResponse(401, "unauthorized", "Korisnik više ne postoji. Prijavite se ponovno.");
   const view = parseView(paramsFrom(new URL(request.url).searchParams));
-  if (view.problems.length > 0) return errorResponse(400, "validation_error", view.problems.join(" "));
-  const pages = exportRequests(client, user.accountId, logFilter(view));
+  if (view.reasons.length > 0) return errorResponse(400, "validation_error", `${view.reasons.join(" ")} Ništa nije preuzeto; ispravite razdoblje ili filtre.`);
+  const requestId = view.request;
+  const pages = requestId
+    ? (async function* () {
+        yield await findRequest(client, user.accountId, requestId);
+      })()
+    : exportRequests(client, user.accountId, logFilter(view));
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -59,13 +66,13 @@ export async function GET(request: Request): Promise<Response> {
             zagreb.format(r.at),
             r.requestId,
             r.method,
-            r.endpoint,
+            endpointLabel(r.endpoint),
             r.status,
             Math.round(r.durationMs * 100) / 100,
             r.refused,
             r.keyPrefix,
             r.keyName,
-            r.decision?.window,
+            r.decision ? windowLabel(r.decision.window) : undefined,
             r.decision?.limit,
             r.decision?.remaining,
             r.decision?.retryAfter,

@@ -1,6 +1,5 @@
 // Every window of an account as it stands now: limit, remaining and when its quota next grows.
-import { formatInt } from "~/lib/format";
-import { sekundi } from "@fiskal/limits";
+import { formatDuration, formatInt } from "~/lib/format";
 
 type Window = { name: string; policy: string; limit: number; remaining: number; resetInMs: number; windowSeconds: number };
 
@@ -35,7 +34,7 @@ export function WindowsTable({ windows }: { windows: Window[] }) {
               <td data-label="Ograničenje" className="num">{formatInt(w.limit)}</td>
               <td data-label="Preostalo" className="num" data-testid="window-remaining">{formatInt(w.remaining)}</td>
               <td data-label="Iskorišteno" className="num">{formatInt(w.limit - w.remaining)}</td>
-              <td data-label="Kvota raste za">{w.remaining === w.limit ? "—" : sekundi(Math.max(1, Math.ceil(w.resetInMs / 1000)))}</td>
+              <td data-label="Kvota raste za">{w.remaining === w.limit ? "—" : formatDuration(Math.max(1, Math.ceil(w.resetInMs / 1000)))}</td>
             </tr>
           ))}
         </tbody>

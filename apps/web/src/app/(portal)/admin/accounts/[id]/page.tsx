@@ -1,9 +1,11 @@
-// The operator's view of one customer: plan and limits, usage today and this month, per endpoint, and
+// The operator's view of one customer: plan and limits, usage today and this calendar month (Europe/Zagreb,
+// the same figures and success rate as the customer's dashboard, server/month-usage.ts), per endpoint, and
 // where the account stands in every window right now (what GET /v1/limits would answer it).
 import type { Metadata } from "next";
 import Link from "next/link";
 import { forbidden, notFound } from "next/navigation";
 import { formatDate, formatInt, formatMs, formatPercent, PLAN_LABELS } from "~/lib/format";
+import { endpointLabel } from "~/lib/request-labels";
 import { serverApi } from "~/server/api";
 import { WindowsTable } from "./WindowsTable";
 
@@ -19,9 +21,9 @@ export default async function AccountView({ params }: { params: Promise<{ id: st
   if (!a) notFound();
   const stats = [
     { label: "Zahtjevi danas", value: formatInt(a.today.requests), sub: `${formatInt(a.today.refused)} odbijeno (429)` },
-    { label: "Zahtjevi ovaj mjesec", value: formatInt(a.month.requests), sub: `${formatInt(a.month.refused)} odbijeno (429)` },
-    { label: "Prosječno vrijeme odgovora (mjesec)", value: formatMs(a.month.avgMs), sub: "svi odgovori" },
-    { label: "Uspješnost (mjesec)", value: formatPercent(a.month.successRate), sub: "udio odgovora 2xx" },
+    { label: "Zahtjevi ovaj mjesec", value: formatInt(a.month.requests), sub: `${formatInt(a.month.refused)} odbijeno (429); prošli mjesec ${formatInt(a.previousMonth.requests)}` },
+    { label: "Prosječno vrijeme odgovora (mjesec)", value: formatMs(a.month.avgMs), sub: "svi odgovori, i odbijeni (429)" },
+    { label: "Uspješnost (mjesec)", value: formatPercent(a.month.successRate), sub: "udio odgovora 2xx među obrađenim zahtjevima, bez 429 (kao na korisnikovu pregledu)" },
   ];
   return (
     <>
@@ -49,7 +51,7 @@ export default async function AccountView({ params }: { params: Promise<{ id: st
       <WindowsTable windows={a.windows} />
       <section className="card flush section" aria-labelledby="acct-endpoints-title">
         <div className="card-head">
-          <h2 id="acct-endpoints-title">Po endpointu (danas, UTC)</h2>
+          <h2 id="acct-endpoints-title">Po endpointu (danas, po zagrebačkom vremenu)</h2>
         </div>
         {a.endpoints.length === 0 ? (
           <div className="empty">
@@ -68,7 +70,7 @@ export default async function AccountView({ params }: { params: Promise<{ id: st
             <tbody>
               {a.endpoints.map((e) => (
                 <tr key={e.endpoint}>
-                  <td data-label="Endpoint" className="mono break-anywhere">{e.endpoint}</td>
+                  <td data-label="Endpoint" className="mono break-anywhere">{endpointLabel(e.endpoint)}</td>
                   <td data-label="Zahtjevi" className="num">{formatInt(e.requests)}</td>
                   <td data-label="Odbijeno (429)" className="num">{formatInt(e.refused)}</td>
                   <td data-label="Prosj. vrijeme" className="num">{formatMs(e.avgMs)}</td>
