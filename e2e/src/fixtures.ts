@@ -150,7 +150,7 @@ export async function trpcData(request: APIRequestContext, kind: "query" | "muta
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}.png`), fullPage: true, timeout: 30_000 });
 }
 
 /** Polls `probe` until it returns a value (not undefined) or the time is up. */

@@ -10,6 +10,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.FISKAL_E2E_API_URL = stack.apiUrl;
   process.env.FISKAL_E2E_PORTAL_URL = stack.portalUrl;
   process.env.FISKAL_E2E_DATABASE_URL = stack.databaseUrl;
+  process.env.FISKAL_E2E_MAIL_URL = stack.mailUrl;
   process.env.FISKAL_E2E_OPERATOR_EMAIL = stack.operator.email;
   process.env.FISKAL_E2E_OPERATOR_PASSWORD = stack.operator.password;
 }

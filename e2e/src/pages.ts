@@ -23,13 +23,18 @@ export const PAGES: PortalPage[] = [
   { path: "/docs/api", name: "docs-api", role: "signedOut" },
   { path: "/docs/fiscalization", name: "docs-fiscalization", role: "signedOut" },
   { path: "/stranica-koja-ne-postoji", name: "not-found", role: "signedOut" },
+  { path: "/invite/poziv-koji-ne-postoji-0000000000", name: "invite-closed", role: "signedOut" },
   // a customer with data: keys, requests (some refused), a webhook with a delivery, a pending upgrade
   { path: "/dashboard", name: "dashboard", role: "customer" },
   { path: "/keys", name: "keys", role: "customer" },
   { path: "/plan", name: "plan", role: "customer" },
   { path: "/webhooks", name: "webhooks", role: "customer" },
   { path: "/audit", name: "audit", role: "customer" },
+  { path: "/documents", name: "documents", role: "customer" },
   { path: "/certificates", name: "certificates", role: "customer" },
+  { path: "/team", name: "team", role: "customer" },
+  { path: "/account/security", name: "account-security", role: "customer" },
+  { path: "/account/sessions", name: "account-sessions", role: "customer" },
   // the operator
   { path: "/admin", name: "admin", role: "operator" },
   { path: "/admin/audit", name: "admin-audit", role: "operator" },

@@ -9,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase, ensureDemo } from "@fiskal/accounts";
 import { createDb } from "@fiskal/db";
+import { startCatcher } from "@fiskal/mail";
 import { apiStartCommand } from "../../apps/api/scripts/start-command.mjs";
 
 export const E2E_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -19,6 +20,8 @@ export type Stack = {
   apiUrl: string;
   portalUrl: string;
   databaseUrl: string;
+  /** The SMTP catcher's HTTP reader (GET /messages); the API and the portal send to its SMTP port. */
+  mailUrl: string;
   operator: { email: string; password: string };
   stop(): Promise<void>;
 };
@@ -97,9 +100,11 @@ export function buildPortal(): void {
 
 export async function startStack(): Promise<Stack> {
   const database = await createTestDatabase();
+  const catcher = await startCatcher();
   const children: ChildProcess[] = [];
   const stop = async () => {
     await Promise.all(children.map(stopChild));
+    await catcher.close();
     await database.drop();
   };
   try {
@@ -123,6 +128,8 @@ export async function startStack(): Promise<Stack> {
       RATE_LIMIT_PREFIX: `fiskal-e2e-${randomBytes(6).toString("hex")}`,
       PORTAL_URL: portalUrl,
       WEBHOOKS_ALLOW_PRIVATE: "1",
+      SMTP_URL: catcher.smtpUrl,
+      MAIL_FROM: "Fiskal <noreply@fiskal.test>",
       // Encrypts certificate private keys at rest; the API and the portal share it.
       CERT_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     };
@@ -152,7 +159,7 @@ export async function startStack(): Promise<Stack> {
       waitForHttp(`${apiUrl}/readyz`, api, "api", 60_000),
       waitForHttp(`${portalUrl}/docs/rate-limits`, portal, "portal", 60_000),
     ]);
-    return { apiUrl, portalUrl, databaseUrl: database.url, operator: { email: operator.email, password: operator.password }, stop };
+    return { apiUrl, portalUrl, databaseUrl: database.url, mailUrl: catcher.httpUrl, operator: { email: operator.email, password: operator.password }, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -67,7 +67,8 @@ test("webhooks: Croatian address errors, an explained empty log, a failing recei
   });
 });
 
-test("a pending upgrade can be cancelled; the operator sees the badge, lands on /admin and opens the customer's usage and windows", async ({ page, browser }) => {
+// The badge counts every account's pending upgrades: no other test may ask for or settle one meanwhile.
+test("a pending upgrade can be cancelled; the operator sees the badge, lands on /admin and opens the customer's usage and windows", { lock: "-exclusive-" }, async ({ page, browser }) => {
   const user = newUser("Otkaz");
   await signUp(page, user);
   const key = await createKeyInPortal(page, "Blagajna");

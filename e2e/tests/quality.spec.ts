@@ -23,6 +23,10 @@ import {
 import { englishWords, PAGES, pathOf, type PageData, type Role } from "../src/pages.ts";
 import { startReceiver } from "../src/receiver.ts";
 
+// One worker runs this file's tests in order: they add to one axe report (written after the last) and
+// the operator's customer view reuses the customer of the test before.
+test.describe.configure({ mode: "default" });
+
 const WIDTHS = [
   { width: 1440, height: 900 },
   { width: 390, height: 844 },
@@ -92,7 +96,7 @@ async function checkPage(page: Page, target: string, name: string, role: Role): 
       expect.soft(englishWords(await visibleProse(page)), `English words on ${target}`).toEqual([]);
     }
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}-${size.width}.png`), fullPage: true });
+    await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}-${size.width}.png`), fullPage: true, timeout: 30_000 });
   }
 }
 

@@ -174,7 +174,7 @@ test("quota equals the API's day counter; stats say what they count; log filters
   await test.step("CSV export of the filtered view: Croatian headers, quoting, only this view", async () => {
     await page.goto("/dashboard?status=2xx");
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
-    const text = (await readFile((await download.path())!, "utf8")).replace(/^\uFEFF/, "");
+    const text = (await readFile(await download.path(), "utf8")).replace(/^\uFEFF/, "");
     const rows = parseCsv(text);
     expect(rows[0]).toContain("Vrijeme (Europe/Zagreb)");
     expect(rows[0]).toContain("Naziv ključa");
@@ -213,14 +213,18 @@ test("the period selector: 7 and 30 days, chosen dates, all in the URL", async (
   await expect(page.getByTestId("chart-bar")).toHaveCount(30);
   const today = zagrebDay.format(new Date());
   const from = zagrebDay.format(new Date(Date.now() - 2 * 86_400_000));
-  await page.getByTestId("range-from").fill(from);
-  await page.getByTestId("range-to").fill(today);
+  // Dates are typed as the portal shows them, dd. mm. yyyy.
+  const hr = (iso: string) => `${Number(iso.slice(8, 10))}. ${Number(iso.slice(5, 7))}. ${iso.slice(0, 4)}.`;
+  await page.getByTestId("range-from").fill(hr(from));
+  await page.getByTestId("range-to").fill(hr(today));
   await page.getByTestId("range-apply").click();
-  await page.waitForURL((u) => u.searchParams.get("range") === "custom" && u.searchParams.get("from") === from && u.searchParams.get("to") === today);
+  await page.waitForURL((u) => u.searchParams.get("range") === "custom" && u.searchParams.get("from") === hr(from) && u.searchParams.get("to") === hr(today));
   await expect(page.getByTestId("chart-bar")).toHaveCount(3);
   await page.reload();
   await expect(page.getByTestId("chart-bar")).toHaveCount(3);
-  await expect(page.getByTestId("range-from")).toHaveValue(from);
+  await expect(page.getByTestId("range-from")).toHaveValue(hr(from));
+  // Links keep the period (in the URL's own form)
+  await expect(page.getByTestId("range-7d")).toHaveAttribute("href", /range=7d/);
   // A period the selector cannot show is named, and the default shown instead.
   await page.goto(`/dashboard?range=custom&from=${today}&to=${from}`);
   await expect(page.getByTestId("view-problem")).toContainText("nakon datuma");
