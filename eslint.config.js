@@ -17,6 +17,22 @@ export default tseslint.config(
       "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read the environment in the app's env module and pass configuration in." }],
     },
   },
+  // Type-aware rules where a tsconfig covers the file (bench/ and plain .mjs/.js have none): promises that
+  // nobody awaits or that are handed where a void callback is expected, and assertions that change nothing.
+  {
+    files: ["apps/**/*.{ts,tsx}", "packages/**/*.{ts,tsx}", "e2e/**/*.ts", "scripts/**/*.ts"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/no-unnecessary-type-assertion": "error",
+    },
+  },
+  // React ignores what an event handler returns: an async handler in the portal catches its own errors.
+  {
+    files: ["apps/web/**/*.tsx"],
+    rules: { "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }] },
+  },
   {
     files: [
       "**/env.ts",

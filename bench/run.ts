@@ -11,6 +11,7 @@
 //   BENCH_ACCOUNTS (default 100): accounts, one API key each, that every load cycles through
 //   REDIS_URL  TEST_ADMIN_DATABASE_URL
 //   BENCH_CPU_PROFILE=DIR  writes a V8 CPU profile of the API process to DIR (open it in Chrome DevTools)
+//   BENCH_API_FLAGS="--trace-gc …"  more node flags for the API process (its output is then the bench's)
 //   BENCH_ROWS=bare,flexible,…  load only these rows (for work on one of them): the budgets that need
 //     a missing row print SKIP and the run exits 1, since not every budget was met; limiter.ts runs
 //     only with the floor, the fixed-rate run and peak RSS only with the full stack
@@ -33,7 +34,7 @@ const roundCount = Number(process.env.BENCH_ROUNDS ?? 3);
 if (!Number.isInteger(roundCount) || roundCount < 1) throw new Error("BENCH_ROUNDS must be a positive integer");
 if (!Number.isInteger(ACCOUNTS) || ACCOUNTS < 1) throw new Error("BENCH_ACCOUNTS must be a positive integer");
 const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const BUDGET = { vsFlexible: 1.0, vsExpress: 3, cpuVsFloor: 1.5, p99AtRateMs: 5, rssMb: 250 };
+const BUDGET = { vsFlexible: 1.0, vsExpress: 3, cpuVsFloor: 1.5, postgresUs: 3, p99AtRateMs: 5, rssMb: 250 };
 const body = JSON.stringify({ oib: "69435151530" });
 
 /** The rows of a round, in the order they are loaded. */
@@ -152,6 +153,55 @@ async function load(url: string, pid: number, opts: { overallRate?: number } = {
   };
 }
 
+/**
+ * What the API process reports of itself in /metrics (prom-client's default metrics): garbage
+ * collections by kind (count, total seconds, how many took 10 ms or more) and the event loop's delay
+ * (p99 and max, monitorEventLoopDelay at 10 ms resolution, reset at each scrape).
+ */
+type ApiStats = {
+  gc: Record<string, { count: number; seconds: number; over10ms: number }>;
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+  /** The API's own request durations of the benched route: cumulative count per bucket bound (seconds). */
+  handled: [le: number, count: number][];
+};
+async function apiStats(base: string): Promise<ApiStats> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const gc: ApiStats["gc"] = {};
+  const kind = (k: string) => (gc[k] ??= { count: 0, seconds: 0, over10ms: 0 });
+  for (const m of text.matchAll(/^fiskal_nodejs_gc_duration_seconds_(sum|count)\{kind="(\w+)"\} (\S+)$/gm)) {
+    if (m[1] === "sum") kind(m[2]!).seconds = Number(m[3]);
+    else kind(m[2]!).count = Number(m[3]);
+  }
+  // the bucket le="0.01" counts the collections up to 10 ms
+  for (const m of text.matchAll(/^fiskal_nodejs_gc_duration_seconds_bucket\{le="0.01",kind="(\w+)"\} (\S+)$/gm)) kind(m[1]!).over10ms = -Number(m[2]);
+  for (const k of Object.values(gc)) k.over10ms += k.count;
+  const gauge = (name: string) => Number(new RegExp(`^fiskal_nodejs_eventloop_lag_${name}_seconds (\\S+)$`, "m").exec(text)?.[1] ?? NaN) * 1000;
+  const handled = [...text.matchAll(/^fiskal_http_request_duration_seconds_bucket\{le="([^"]+)",route="POST \/v1\/validate\/oib"\} (\d+)$/gm)].map(
+    (m) => [m[1] === "+Inf" ? Infinity : Number(m[1]), Number(m[2])] as [number, number],
+  );
+  return { gc, loopDelayP99Ms: round3(gauge("p99")), loopDelayMaxMs: round3(gauge("max")), handled };
+}
+
+/** The bucket bound (ms) under which 99 % of the requests handled between two scrapes took: the server's own p99, without queueing. */
+function handledP99Ms(before: ApiStats, after: ApiStats): number | null {
+  const counts = after.handled.map(([le, n], i) => [le, n - (before.handled[i]?.[1] ?? 0)] as const);
+  const total = counts.at(-1)?.[1] ?? 0;
+  if (total === 0) return null;
+  const hit = counts.find(([, n]) => n >= 0.99 * total)!;
+  return hit[0] * 1000;
+}
+
+/** The API's garbage collection and event-loop delay over one load: the difference of two scrapes. */
+function statsOver(before: ApiStats, after: ApiStats) {
+  const gc: ApiStats["gc"] = {};
+  for (const [k, v] of Object.entries(after.gc)) {
+    const b = before.gc[k] ?? { count: 0, seconds: 0, over10ms: 0 };
+    if (v.count > b.count) gc[k] = { count: v.count - b.count, seconds: round3(v.seconds - b.seconds), over10ms: v.over10ms - b.over10ms };
+  }
+  return { gc, loopDelayP99Ms: after.loopDelayP99Ms, loopDelayMaxMs: after.loopDelayMaxMs, handledP99Ms: handledP99Ms(before, after) };
+}
+
 const children: ChildProcess[] = [];
 async function stopAll(): Promise<void> {
   await Promise.all(
@@ -165,8 +215,8 @@ async function stopAll(): Promise<void> {
     ),
   );
 }
-function start(cmd: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(cmd, args, { cwd: env.CWD ?? root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+function start(cmd: string, args: string[], env: NodeJS.ProcessEnv, stdout: "ignore" | "inherit" = "ignore"): ChildProcess {
+  const child = spawn(cmd, args, { cwd: env.CWD ?? root, env: { ...process.env, ...env }, stdio: ["ignore", stdout, "inherit"] });
   children.push(child);
   return child;
 }
@@ -262,6 +312,8 @@ try {
     if (built.status !== 0) throw new Error("the API build failed");
     const { env: startEnv, args: startArgs } = apiStart;
     if (process.env.BENCH_CPU_PROFILE) startArgs.unshift("--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROFILE)}`);
+    // e.g. --trace-gc: the API's output is then the bench's
+    if (process.env.BENCH_API_FLAGS) startArgs.unshift(...process.env.BENCH_API_FLAGS.split(" ").filter(Boolean));
     const port = await freePort();
     const api = start(process.execPath, startArgs, {
       ...startEnv,
@@ -272,7 +324,7 @@ try {
       NODE_ENV: "production",
       WEBHOOK_WORKER: "1",
       CWD: path.join(root, "apps/api"),
-    });
+    }, process.env.BENCH_API_FLAGS ? "inherit" : "ignore");
     await up("full", api, port);
   }
 
@@ -281,22 +333,37 @@ try {
   // tenants' load), so a ratio is taken within one round and the median of the rounds is reported.
   for (const row of rows) await load(servers[row].url, servers[row].pid);
   const rounds: Partial<Record<Row, Load>>[] = [];
+  const fullStats: ReturnType<typeof statsOver>[] = [];
   for (let i = 0; i < roundCount; i++) {
     const r: Partial<Record<Row, Load>> = {};
-    for (const row of rows) r[row] = await load(servers[row].url, servers[row].pid);
+    for (const row of rows) {
+      const base = row === "full" ? new URL(servers.full.url).origin : null;
+      const before = base ? await apiStats(base) : null;
+      r[row] = await load(servers[row].url, servers[row].pid);
+      if (base && before) fullStats.push(statsOver(before, await apiStats(base)));
+    }
     rounds.push(r);
   }
   const ratios = rounds.map((r) => ({
     vsFlexible: r.full && r.flexible ? r.full.rps / r.flexible.rps : null,
     vsExpress: r.full && r.express ? r.full.rps / r.express.rps : null,
     cpuVsFloor: r.full && r.floor ? r.full.cpuUs.server / Math.max(1, r.floor.cpuUs.server) : null,
+    p99VsFlexible: r.full && r.flexible ? r.full.p99 / Math.max(1, r.flexible.p99) : null,
   }));
+  // Each row's p99 under load (autocannon's, during the throughput loads), median of the rounds:
+  // the tail at saturation, to set beside the peers' in the same run.
+  const p99UnderLoad = Object.fromEntries(rows.map((row) => [row, median(rounds.map((r) => r[row]!.p99))])) as Record<Row, number>;
   // The round shown in detail: the median one by the tightest budget, full stack /
   // rate-limiter-flexible (by the first row's req/s when a row of that ratio is not loaded).
   const order = rounds.map((r, i) => ratios[i]!.vsFlexible ?? r[rows[0]!]!.rps);
   const medianIndex = order.indexOf(median(order));
   const shown = rounds[medianIndex]!;
+  const fullBase = has("full") ? new URL(servers.full.url).origin : null;
+  const atRateBefore = fullBase ? await apiStats(fullBase) : null;
   const atRate = has("full") ? await load(servers.full.url, servers.full.pid, { overallRate: 1_000 }) : null;
+  const atRateStats = fullBase && atRateBefore ? statsOver(atRateBefore, await apiStats(fullBase)) : null;
+  // The peer at the same fixed rate, for the tail this machine gives any server in the same minute.
+  const peerAtRate = has("flexible") ? await load(servers.flexible.url, servers.flexible.pid, { overallRate: 1_000 }) : null;
 
   // The limiter alone, with the servers stopped: their after-load work (garbage collection, the
   // meter's last flushes, the webhook worker's polling) would otherwise share the cores with it.
@@ -321,6 +388,7 @@ try {
     vsFlexible: budget(["full", "flexible"], `>= ${BUDGET.vsFlexible}× rate-limiter-flexible req/s`, medianOf((r) => r.vsFlexible), (v) => v >= BUDGET.vsFlexible),
     vsExpress: budget(["full", "express"], `>= ${BUDGET.vsExpress}× express-rate-limit req/s`, medianOf((r) => r.vsExpress), (v) => v >= BUDGET.vsExpress),
     cpuVsFloor: budget(["full", "floor"], `<= ${BUDGET.cpuVsFloor}× the floor's server CPU/request`, medianOf((r) => r.cpuVsFloor), (v) => v <= BUDGET.cpuVsFloor),
+    postgresUs: budget(["full"], `<= ${BUDGET.postgresUs} µs PostgreSQL CPU/request (full stack)`, () => median(rounds.map((r) => r.full!.cpuUs.postgres)), (v) => v <= BUDGET.postgresUs),
     p99At1000rps: budget(["full"], `< ${BUDGET.p99AtRateMs} ms (full stack at 1,000 req/s)`, () => atRate!.p99, (v) => v < BUDGET.p99AtRateMs),
     limiterP99: budget(["floor"], "< 1 ms (decide() at 1,000 decisions/s)", () => limiterJson?.p99Ms ?? null, () => limiter!.status === 0),
     rss: budget(["full"], `< ${BUDGET.rssMb} MB (full stack peak)`, () => peakRssMb, (v) => v < BUDGET.rssMb),
@@ -333,7 +401,11 @@ try {
     rows,
     rounds: rounds.map((r, i) => ({ ...r, ...ratios[i] })),
     medianRound: medianIndex + 1,
+    p99UnderLoadMs: p99UnderLoad,
+    fullStackRuntime: fullStats,
     atRate1000: atRate,
+    atRate1000Runtime: atRateStats,
+    flexibleAtRate1000: peerAtRate,
     limiter: limiterJson,
     peerKeysLeft,
     budgets,
@@ -348,7 +420,8 @@ try {
       `round ${i + 1}  ${rows.map((row) => `${row} ${rps(r[row]!)}`).join("  ")} req/s;` +
         x(ratios[i]!.vsFlexible, "full/flexible") +
         x(ratios[i]!.vsExpress, "full/express") +
-        x(ratios[i]!.cpuVsFloor, "CPU full/floor"),
+        x(ratios[i]!.cpuVsFloor, "CPU full/floor") +
+        x(ratios[i]!.p99VsFlexible, "p99 full/flexible"),
     ),
   );
   console.log(`median round ${medianIndex + 1}; CPU in µs per answered request`);
@@ -360,7 +433,28 @@ try {
       `${LABEL[row].padEnd(22)} ${rps(l)} ${String(l.p50).padStart(5)} ${String(l.p99).padStart(5)}  ${String(c.server).padStart(6)}  ${String(c.loadGenerator).padStart(10)}  ${String(c.redis).padStart(5)}  ${String(c.postgres).padStart(10)}  ${String(l.peakRssMb).padStart(5)} MB  ${String(l.non2xx).padStart(7)}  ${String(l.errors).padStart(6)}`,
     );
   }
+  console.log(`p99 under load, median of the rounds: ${rows.map((row) => `${row} ${p99UnderLoad[row]} ms`).join("  ")}`);
+  if (has("full")) {
+    const st = fullStats[medianIndex]!;
+    const gc = Object.entries(st.gc)
+      .map(([k, v]) => `${k} ${v.count}× ${Math.round(v.seconds * 1000)} ms (${v.over10ms} ≥ 10 ms)`)
+      .join(", ");
+    console.log(
+      `full stack in that load: handled within ${st.handledP99Ms ?? "-"} ms (p99, bucket bound); event-loop delay p99 ${st.loopDelayP99Ms} ms, max ${st.loopDelayMaxMs} ms; GC ${gc || "none"}`,
+    );
+    const redisUs = median(rounds.map((r) => r.full!.cpuUs.redis));
+    console.log(`full stack, median of the rounds: Redis ${redisUs} µs/request (one counting decision each), PostgreSQL ${median(rounds.map((r) => r.full!.cpuUs.postgres))} µs/request`);
+  }
   if (atRate) console.log(`full stack @1000/s      p50 ${atRate.p50} ms  p99 ${atRate.p99} ms  peak RSS ${atRate.peakRssMb} MB  non-2xx ${atRate.non2xx}  errors ${atRate.errors}`);
+  if (atRateStats) {
+    const gc = Object.entries(atRateStats.gc)
+      .map(([k, v]) => `${k} ${v.count}× ${Math.round(v.seconds * 1000)} ms (${v.over10ms} ≥ 10 ms)`)
+      .join(", ");
+    console.log(
+      `  in the API: handled within ${atRateStats.handledP99Ms ?? "-"} ms (p99, bucket bound); event-loop delay p99 ${atRateStats.loopDelayP99Ms} ms, max ${atRateStats.loopDelayMaxMs} ms; GC ${gc || "none"}`,
+    );
+  }
+  if (peerAtRate) console.log(`rate-limiter-flexible @1000/s  p50 ${peerAtRate.p50} ms  p99 ${peerAtRate.p99} ms`);
   if (limiterJson) console.log(`limiter decide()        ${JSON.stringify(limiterJson)}`);
   if (peerKeysLeft > 0) console.log(`the peers left ${peerKeysLeft} keys under ${peerPrefix}:*`);
   let failed = 0;

@@ -1,12 +1,15 @@
-// The cost of one tRPC procedure call as the API makes it for POST /v1/validate/oib: a caller on the
-// app router, the API-key middleware, input and output validation, the resolver. No HTTP, no
-// Redis, no database. Beside it, the resolver's own work (checkOib) called directly in the same run.
-// Prints one JSON line.
+// The cost of one procedure call for POST /v1/validate/oib, no HTTP, no Redis, no database, three
+// ways in the same run: through a tRPC caller on the app router (how /trpc runs it: the API-key
+// middleware, input and output validation, the resolver), directly as the REST path runs it in
+// production (trpc.ts `directCall`: the gate's verdict, the input schema, the resolver) and with
+// output validation on as in development and the tests; beside them the resolver's own work
+// (checkOib). Prints one JSON line.
 //
 //   BENCH_CALLS (default 50000 per round; 5 rounds, the median is reported)
 import { checkOib } from "@fiskal/fiscal";
-import { createCallerFactory, type Context } from "../apps/api/src/trpc.ts";
+import { createCallerFactory, directCall, type Context } from "../apps/api/src/trpc.ts";
 import { appRouter } from "../apps/api/src/router.ts";
+import { procedureMetas } from "../apps/api/src/http/routes.ts";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 50_000);
 const createCaller = createCallerFactory(appRouter);
@@ -27,12 +30,28 @@ async function round(fn: () => unknown): Promise<number> {
   return Number(process.hrtime.bigint() - t0) / 1000 / CALLS;
 }
 
+const procedure = procedureMetas(appRouter).find(([path]) => path === "oib.validate")![3];
+const production = directCall(procedure, "oib.validate", { validateOutput: false })!;
+const development = directCall(procedure, "oib.validate", { validateOutput: true })!;
 const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const viaTrpc: number[] = [];
-const direct: number[] = [];
+const directProduction: number[] = [];
+const directDevelopment: number[] = [];
+const resolver: number[] = [];
 for (let r = 0; r < 5; r++) {
   viaTrpc.push(await round(() => createCaller({ ...ctx }).oib.validate({ oib: "69435151530" })));
-  direct.push(await round(() => checkOib("69435151530")));
+  directProduction.push(await round(() => production({ ...ctx }, { oib: "69435151530" })));
+  directDevelopment.push(await round(() => development({ ...ctx }, { oib: "69435151530" })));
+  resolver.push(await round(() => checkOib("69435151530")));
 }
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
-console.log(JSON.stringify({ bench: "trpc.call", procedure: "oib.validate", usPerCall: round3(median(viaTrpc)), resolverAloneUsPerCall: round3(median(direct)) }));
+console.log(
+  JSON.stringify({
+    bench: "trpc.call",
+    procedure: "oib.validate",
+    usPerCall: round3(median(viaTrpc)),
+    directUsPerCall: round3(median(directProduction)),
+    directWithOutputValidationUsPerCall: round3(median(directDevelopment)),
+    resolverAloneUsPerCall: round3(median(resolver)),
+  }),
+);

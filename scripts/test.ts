@@ -16,15 +16,35 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let exitCode = 0;
+/** Seconds each phase took, printed before the summary (what to shorten when the run is slow). */
+const took: string[] = [];
+const since = (start: number) => `${Math.round((performance.now() - start) / 1000)} s`;
 
 function run(cmd: string, cmdArgs: string[], cwd = root): number {
   const r = spawnSync(cmd, cmdArgs, { cwd, stdio: "inherit", env: process.env });
   return r.status ?? 1;
 }
 
+const withE2e = only !== "unit" && existsSync(path.join(root, "e2e", "playwright.config.ts"));
+const turboBuild = (filter: string) => ["exec", "turbo", "run", "build", `--filter=${filter}`, "--output-logs=errors-only"];
+
+// Built once, before the tests that run it: the API bundle (seconds) that several API tests start as
+// production runs it, so that their own `turbo run build` is a cache hit and two of them never
+// bundle at the same time. The portal (Playwright's) builds after the unit and integration tests,
+// not beside them: on a host with two cores a build beside them turns their timing preconditions
+// (a store timeout, a tax authority's answer within 1.5 s) into failures. Playwright's global setup
+// then finds both builds in turbo's cache.
+if (only !== "e2e") {
+  const apiStart = performance.now();
+  if (run("pnpm", turboBuild("@fiskal/api")) !== 0) exitCode = 1;
+  took.push(`API build ${since(apiStart)}`);
+}
+
 if (only !== "e2e") {
   const json = path.join(out, "vitest.json");
+  const vitestStart = performance.now();
   const code = run("pnpm", ["exec", "vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${json}`]);
+  took.push(`Vitest ${since(vitestStart)}`);
   if (code !== 0) exitCode = code;
   if (existsSync(json)) {
     const r = JSON.parse(readFileSync(json, "utf8")) as {
@@ -35,20 +55,29 @@ if (only !== "e2e") {
       testResults: { status: string; assertionResults: unknown[] }[];
     };
     passed += r.numPassedTests;
-    // A file that fails before running any test (import error, hook failure) counts as a failure too.
-    const brokenFiles = r.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length;
+    // A file that fails outside its tests (import error, a failed beforeAll that skips its tests)
+    // counts as a failure too.
+    const brokenFiles = r.testResults.filter(
+      (f) => f.status === "failed" && !f.assertionResults.some((a) => (a as { status?: string }).status === "failed"),
+    ).length;
     failed += r.numFailedTests + brokenFiles;
     skipped += r.numPendingTests + r.numTodoTests;
   } else exitCode ||= 1;
 }
 
-if (only !== "unit" && existsSync(path.join(root, "e2e", "playwright.config.ts"))) {
+if (withE2e) {
+  const buildStart = performance.now();
+  // A failed build is built again (and reported) by Playwright's global setup.
+  if (run("pnpm", turboBuild("@fiskal/web")) !== 0) console.error("The portal build failed; Playwright's global setup builds it again.");
+  took.push(`portal build ${since(buildStart)}`);
   const json = path.join(out, "playwright.json");
+  const playwrightStart = performance.now();
   const code = spawnSync("pnpm", ["--filter", "@fiskal/e2e", "exec", "playwright", "test", "--reporter=list,json"], {
     cwd: root,
     stdio: "inherit",
     env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: json },
   }).status ?? 1;
+  took.push(`Playwright ${since(playwrightStart)}`);
   if (code !== 0) exitCode = code;
   if (existsSync(json)) {
     const r = JSON.parse(readFileSync(json, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } };
@@ -63,5 +92,6 @@ if (passed + failed === 0) {
   exitCode ||= 1;
 }
 if (failed > 0) exitCode ||= 1;
-console.log(`\nTests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+console.log(`\n${took.join(", ")}`);
+console.log(`Tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(exitCode);
