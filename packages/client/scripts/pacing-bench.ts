@@ -25,9 +25,10 @@ import { fileURLToPath } from "node:url";
 import pino from "pino";
 import { startApi } from "@fiskal/api";
 import { execFileSync } from "node:child_process";
-import { createAccount, createApiKey, createTestDatabase, readKpdCsv } from "@fiskal/accounts";
+import { createAccount, createApiKey, readKpdCsv } from "@fiskal/accounts";
 import { FiskalClient } from "../src/index.ts";
 import { minimumMs, runMixed, startProxy, windowsOf, type RunResult } from "./pacing.ts";
+import { pacingStack } from "./pacing-stack.ts";
 
 const argv = process.argv.slice(2);
 if (argv.includes("--help")) {
@@ -52,13 +53,10 @@ const twoCalls = Number(list("two-calls", "1000")[0]);
 const limitMs = argv.includes("--limit-minutes") ? Number(list("limit-minutes", "9")[0]) * 60_000 : null;
 const REDIS_URL = list("redis", "redis://127.0.0.1:6379")[0]!;
 
-const db = await createTestDatabase();
+const { db, apiOptions } = await pacingStack(REDIS_URL, "pb");
 let fallbacks = 0;
 const api = await startApi({
-  databaseUrl: db.url,
-  store: { kind: "redis", url: REDIS_URL },
-  portalUrl: "http://portal.test",
-  limiterPrefix: `pb${randomBytes(6).toString("hex")}`,
+  ...apiOptions,
   // Only the limiter's "local fallback" error is counted; nothing is printed.
   logger: pino({ level: "error", hooks: { logMethod: (args) => void (String(args.at(-1)).includes("local fallback") && fallbacks++) } }),
 });

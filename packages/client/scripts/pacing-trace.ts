@@ -9,10 +9,11 @@
 import { randomBytes } from "node:crypto";
 import pino from "pino";
 import { startApi } from "@fiskal/api";
-import { createAccount, createApiKey, createTestDatabase, readKpdCsv } from "@fiskal/accounts";
+import { createAccount, createApiKey, readKpdCsv } from "@fiskal/accounts";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { runMixed, type RunResult } from "./pacing.ts";
+import { pacingStack } from "./pacing-stack.ts";
 
 const argv = process.argv.slice(2);
 const opt = (name: string, dflt: string) => {
@@ -24,13 +25,10 @@ const calls = Number(opt("calls", "1000"));
 const concurrency = Number(opt("concurrency", "50"));
 const REDIS_URL = "redis://127.0.0.1:6379";
 
-const db = await createTestDatabase();
+const { db, apiOptions } = await pacingStack(REDIS_URL, "pt");
 let fallbacks = 0;
 const api = await startApi({
-  databaseUrl: db.url,
-  store: { kind: "redis", url: REDIS_URL },
-  portalUrl: "http://portal.test",
-  limiterPrefix: `pt${randomBytes(6).toString("hex")}`,
+  ...apiOptions,
   logger: pino({ level: "warn", hooks: { logMethod(args, method) { if (String(args.at(-1)).includes("fallback")) fallbacks++; method.apply(this, args); } } }, pino.destination(2)),
 });
 const codes = (await readKpdCsv()).filter((r) => r.level === 5).map((r) => r.code);

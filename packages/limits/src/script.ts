@@ -177,14 +177,18 @@ interface DayState {
   left: number;
 }
 
-interface BucketState {
-  kind: "b";
+/** What a rolling window keeps while deciding, sub-bucketed or a sliding log. */
+interface RollingState {
   limit: number;
   width: number;
   counts: boolean;
   slot: number;
   used: number;
   key: string;
+}
+
+interface BucketState extends RollingState {
+  kind: "b";
   g: number;
   cur: number;
   buckets: [number, number][];
@@ -192,14 +196,8 @@ interface BucketState {
   fold: boolean;
 }
 
-interface LogState {
+interface LogState extends RollingState {
   kind: "r";
-  limit: number;
-  width: number;
-  counts: boolean;
-  slot: number;
-  used: number;
-  key: string;
   oldest: number | false;
   newest: number;
   cap: number;

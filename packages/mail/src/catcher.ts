@@ -4,20 +4,14 @@
 import http from "node:http";
 import net from "node:net";
 import { randomUUID } from "node:crypto";
-import { parseMessage } from "./mime.ts";
+import { parseMessage, type ParsedMessage } from "./mime.ts";
 
-export type CaughtMessage = {
+/** A received message: what `parseMessage` reads from it, with its envelope and the message as received. */
+export type CaughtMessage = ParsedMessage & {
   id: string;
   receivedAt: string;
   /** Envelope: MAIL FROM and RCPT TO addresses. */
   envelope: { from: string; to: string[] };
-  /** Decoded headers (lower-case names, RFC 2047 words decoded). */
-  headers: Record<string, string>;
-  subject: string;
-  from: string;
-  to: string;
-  text: string;
-  html: string | null;
   /** The message as received (after un-stuffing), ASCII. */
   raw: string;
 };

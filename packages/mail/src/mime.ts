@@ -139,6 +139,7 @@ export function buildMessage(msg: OutgoingMessage): string {
 }
 
 export type ParsedMessage = {
+  /** Decoded headers (lower-case names, RFC 2047 words decoded). */
   headers: Record<string, string>;
   subject: string;
   from: string;

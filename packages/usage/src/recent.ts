@@ -54,17 +54,9 @@ const MAX_LIMIT = 200;
 export const EXPORT_PAGE = 1000;
 const MAX_ID = 9_223_372_036_854_775_807n;
 
-interface Row {
+/** A row of the query: the request's own fields as `RecentRequest` shows them, the rest as stored. */
+interface Row extends Omit<RecentRequest, "id" | "decision" | "headers"> {
   id: bigint;
-  requestId: string;
-  at: Date;
-  method: string;
-  endpoint: string;
-  status: number;
-  durationMs: number;
-  refused: boolean;
-  keyPrefix: string | null;
-  keyName: string | null;
   rateWindow: string | null;
   rateLimit: number | null;
   rateRemaining: number | null;
