@@ -30,21 +30,11 @@ import {
   type VatCategory,
 } from "@fiskal/fiscal";
 import { ApiError } from "../../errors.ts";
-import {
-  commitPending,
-  IdempotencyKeyTaken,
-  releaseIdempotencyRecord,
-  retryWhileUnreachable,
-  withIdempotency,
-  type IdempotencyControl,
-  type PendingResolution,
-} from "../../idempotency.ts";
-import { keepAnswer } from "../../records/journal.ts";
+import { commitPending, releaseIdempotencyRecord, retryWhileUnreachable, type IdempotencyControl, type PendingResolution } from "../../idempotency.ts";
 import { CLAIM_LEASE_MS } from "../../records/resubmit.ts";
-import { apiKeyProcedure, type Context, type Principal } from "../../trpc.ts";
+import { apiKeyProcedure, type Context } from "../../trpc.ts";
+import { inProgress, isNumberTaken, outcomeUnknownError, recordAnswer, withRecordFirst, type ApiContext } from "../record-first.ts";
 import { checkSellerCertificate, EInvoiceSchema, SendEInvoiceInput, toEInvoice, type EInvoiceOut } from "./schemas.ts";
-
-type ApiContext = Context & { principal: Principal };
 
 const zagrebTime = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Zagreb", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
 
@@ -173,9 +163,7 @@ async function eInvoiceTaken(ctx: ApiContext, row: EInvoice, label: string): Pro
     return new ApiError("conflict", `${label} već je poslan (${row.id}, kod posrednika ${intermediaryId}).`, { reason: "sent", id: row.id, intermediary_id: intermediaryId });
   }
   if (row.nextSendAt && row.nextSendAt > new Date()) {
-    return new ApiError("conflict", `${label} upravo se šalje posredniku; ne šaljite ga ponovno. Ishod provjerite za trenutak.`, { reason: "in_progress", id: row.id }, {
-      "Retry-After": "1",
-    });
+    return inProgress(`${label} upravo se šalje posredniku; ne šaljite ga ponovno. Ishod provjerite za trenutak.`, row.id);
   }
   return new ApiError(
     "conflict",
@@ -186,11 +174,9 @@ async function eInvoiceTaken(ctx: ApiContext, row: EInvoice, label: string): Pro
 
 /** The answer when the e-invoice may have been committed but that cannot be learned now. */
 function outcomeUnknown(id: string, label: string): ApiError {
-  return new ApiError(
-    "outcome_unknown",
+  return outcomeUnknownError(
     `Baza podataka prekinula je vezu dok se ${label.charAt(0).toLowerCase()}${label.slice(1)} spremao, pa nije poznato je li zabilježen. Ponovite isti zahtjev s istim Idempotency-Key (ili provjerite GET /v1/einvoices/${id}): ako je zabilježen, Fiskal ga sam dovršava i nikad ga ne šalje dvaput.`,
-    { id },
-    { "Retry-After": "5" },
+    id,
   );
 }
 
@@ -256,7 +242,7 @@ async function sendDocument(ctx: ApiContext, input: SendEInvoiceInput, domain: E
       unknown: () => outcomeUnknown(id, label),
     });
   } catch (err) {
-    if (err instanceof IdempotencyKeyTaken || !(err instanceof Prisma.PrismaClientKnownRequestError) || err.code !== "P2002") throw err;
+    if (!isNumberTaken(err)) throw err;
     // The number belongs to the seller's OIB across accounts: another account's e-invoice is a 409
     // that says nothing of that account or its document (even when the intermediary rejected it).
     const elsewhere = await db.eInvoice.findUnique({ where: { sellerOib_number: { sellerOib: input.seller.oib, number: input.number } }, select: { accountId: true } });
@@ -269,11 +255,9 @@ async function sendDocument(ctx: ApiContext, input: SendEInvoiceInput, domain: E
     }
     const where = { accountId_sellerOib_number: { accountId, sellerOib: input.seller.oib, number: input.number } };
     const taken = await db.eInvoice.findUnique({ where });
-    if (!taken) {
-      throw new ApiError("conflict", `${label} upravo se šalje; ponovite za trenutak.`, { reason: "in_progress" }, { "Retry-After": "1" });
-    }
+    if (!taken) throw inProgress(`${label} upravo se šalje; ponovite za trenutak.`);
     if (taken.status !== "rejected") throw (await eInvoiceTaken(ctx, taken, label));
-    const busy = () => new ApiError("conflict", `${label} upravo se šalje; ponovite za trenutak.`, { reason: "in_progress", id: taken.id }, { "Retry-After": "1" });
+    const busy = () => inProgress(`${label} upravo se šalje; ponovite za trenutak.`, taken.id);
     pending = await commitPending(db, {
       write: async (tx) => {
         await control.insertRecord(tx);
@@ -342,22 +326,13 @@ async function sendDocument(ctx: ApiContext, input: SendEInvoiceInput, domain: E
   // 3. The answer completes the e-invoice and the key's record, or goes to the journal.
   const sentAt = new Date();
   const response = toEInvoice({ ...pending, status: sent.status, intermediaryId: sent.id, sentAt });
-  try {
-    await keepAnswer(ctx.services, {
-      kind: "einvoice",
-      id: pending.id,
-      accountId,
-      idempotencyRecordId: control.recordId ?? null,
-      intermediaryId: sent.id,
-      status: sent.status,
-      sentAt: sentAt.toISOString(),
-      response,
-    });
-  } catch {
-    // Neither the database nor a journal took the answer (keepAnswer logged it): sent again after the lease.
-    throw outcomeUnknown(pending.id, label);
-  }
-  control.recorded();
+  // If neither the database nor a journal takes it, the e-invoice is sent again after its lease.
+  await recordAnswer(
+    ctx,
+    control,
+    () => ({ kind: "einvoice", id: pending.id, accountId, idempotencyRecordId: control.recordId ?? null, intermediaryId: sent.id, status: sent.status, sentAt: sentAt.toISOString(), response }),
+    () => outcomeUnknown(pending.id, label),
+  );
   return response;
 }
 
@@ -385,10 +360,7 @@ export const sendEInvoice = apiKeyProcedure
     const domain = toDomain(input, now);
     const problems = eInvoiceProblems(input, domain, ctx.services.kpd, now);
     if (problems.length) throw new ApiError("validation_error", "E-račun nije ispravan.", problems);
-    return withIdempotency(ctx, "einvoice.send", input, (control) => sendDocument(ctx, input, domain, control), {
-      recordWithOperation: true,
-      resolve: (record) => resolveKey(ctx, record.id),
-    });
+    return withRecordFirst(ctx, "einvoice.send", input, (control) => sendDocument(ctx, input, domain, control), resolveKey);
   });
 
 /**

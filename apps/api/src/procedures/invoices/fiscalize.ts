@@ -28,23 +28,14 @@ import {
   type Receipt,
 } from "@fiskal/fiscal";
 import { ApiError } from "../../errors.ts";
-import {
-  commitPending,
-  IdempotencyKeyTaken,
-  releaseIdempotencyRecord,
-  retryWhileUnreachable,
-  withIdempotency,
-  type IdempotencyControl,
-  type PendingResolution,
-} from "../../idempotency.ts";
-import { keepAnswer } from "../../records/journal.ts";
+import { commitPending, releaseIdempotencyRecord, retryWhileUnreachable, type IdempotencyControl, type PendingResolution } from "../../idempotency.ts";
 import { CLAIM_LEASE_MS, deferReceipt } from "../../records/resubmit.ts";
-import { apiKeyProcedure, type Context, type Principal } from "../../trpc.ts";
+import { apiKeyProcedure } from "../../trpc.ts";
 import { signingCertificate } from "../certificates/store.ts";
+import { inProgress, isNumberTaken, outcomeUnknownError, recordAnswer, withRecordFirst, type ApiContext } from "../record-first.ts";
 import { storedExchange } from "./complete.ts";
 import { FiscalizeInput, InvoiceSchema, toInvoice, type InvoiceOut, type StoredAmounts } from "./schemas.ts";
 
-type ApiContext = Context & { principal: Principal };
 type Problem = { path: string; message: string };
 
 /**
@@ -132,11 +123,7 @@ async function receiptTaken(ctx: ApiContext, row: Invoice, label: string): Promi
     else jir = (await ctx.services.db.invoice.findUnique({ where: { id: row.id }, select: { jir: true } }))?.jir ?? null;
   }
   if (jir) return new ApiError("conflict", `Račun ${label} već je fiskaliziran (JIR ${jir}).`, { reason: "fiscalized", id: row.id, jir });
-  if (firstCallHolds(row)) {
-    return new ApiError("conflict", `Račun ${label} upravo se fiskalizira; ne šaljite ga ponovno. Ishod provjerite za trenutak.`, { reason: "in_progress", id: row.id }, {
-      "Retry-After": "1",
-    });
-  }
+  if (firstCallHolds(row)) return inProgress(`Račun ${label} upravo se fiskalizira; ne šaljite ga ponovno. Ishod provjerite za trenutak.`, row.id);
   return new ApiError(
     "conflict",
     `Račun ${label} izdan je bez JIR-a (Porezna uprava nije bila dostupna ili njezin odgovor nije zabilježen); Fiskal ga sam naknadno dostavlja (NakDost). Ne šaljite ga ponovno; stanje: GET /v1/invoices/${row.id}.`,
@@ -165,11 +152,9 @@ function firstCallHolds(row: Invoice, now = new Date()): boolean {
 
 /** The answer when the receipt may have been committed but that cannot be learned now. */
 function outcomeUnknown(id: string, label: string): ApiError {
-  return new ApiError(
-    "outcome_unknown",
+  return outcomeUnknownError(
     `Baza podataka prekinula je vezu dok se račun ${label} spremao, pa nije poznato je li zabilježen. Ponovite isti zahtjev s istim Idempotency-Key (ili provjerite GET /v1/invoices/${id}): ako je zabilježen, Fiskal ga sam dovršava i nikad ga ne fiskalizira dvaput.`,
-    { id },
-    { "Retry-After": "5" },
+    id,
   );
 }
 
@@ -253,7 +238,7 @@ async function fiscalizeReceipt(ctx: ApiContext, input: FiscalizeInput, control:
       unknown: () => outcomeUnknown(id, label),
     });
   } catch (err) {
-    if (err instanceof IdempotencyKeyTaken || !(err instanceof Prisma.PrismaClientKnownRequestError) || err.code !== "P2002") throw err;
+    if (!isNumberTaken(err)) throw err;
     // The number belongs to the issuer's OIB across accounts: another account's receipt is a 409
     // that says nothing of that account or its receipt.
     const elsewhere = await db.invoice.findUnique({
@@ -264,9 +249,7 @@ async function fiscalizeReceipt(ctx: ApiContext, input: FiscalizeInput, control:
     const taken = await db.invoice.findUnique({
       where: { accountId_premises_device_number: { accountId, premises: input.premises, device: input.device, number: input.number } },
     });
-    if (!taken) {
-      throw new ApiError("conflict", `Račun ${label} upravo se fiskalizira; ponovite za trenutak.`, { reason: "in_progress" }, { "Retry-After": "1" });
-    }
+    if (!taken) throw inProgress(`Račun ${label} upravo se fiskalizira; ponovite za trenutak.`);
     throw (await receiptTaken(ctx, taken, label));
   }
 
@@ -313,22 +296,13 @@ async function fiscalizeReceipt(ctx: ApiContext, input: FiscalizeInput, control:
 
   // 3. The answer completes the receipt and the key's record, or goes to the journal.
   const response = toInvoice({ ...pending, status: "fiscalized", jir: answer.jir, fiscalizedAt: answer.receivedAt });
-  try {
-    await keepAnswer(ctx.services, {
-      kind: "invoice",
-      id,
-      accountId,
-      idempotencyRecordId: control.recordId ?? null,
-      jir: answer.jir,
-      receivedAt: answer.receivedAt.toISOString(),
-      response,
-      exchange: storedExchange(messageId, answer.exchange),
-    });
-  } catch {
-    // Neither the database nor a journal took the JIR (keepAnswer logged it): the receipt is delivered late.
-    throw outcomeUnknown(id, label);
-  }
-  control.recorded();
+  // If neither the database nor a journal takes the JIR, the receipt is delivered late.
+  await recordAnswer(
+    ctx,
+    control,
+    () => ({ kind: "invoice", id, accountId, idempotencyRecordId: control.recordId ?? null, jir: answer.jir, receivedAt: answer.receivedAt.toISOString(), response, exchange: storedExchange(messageId, answer.exchange) }),
+    () => outcomeUnknown(id, label),
+  );
   return response;
 }
 
@@ -358,8 +332,5 @@ export const fiscalize = apiKeyProcedure
     }
     if (!problems.length) problems.push(...(await stornoProblems(ctx, input)));
     if (problems.length) throw new ApiError("validation_error", "Račun nije ispravan.", problems);
-    return withIdempotency(ctx, "fiscalize", input, (control) => fiscalizeReceipt(ctx, input, control), {
-      recordWithOperation: true,
-      resolve: (record) => resolveKey(ctx, record.id),
-    });
+    return withRecordFirst(ctx, "fiscalize", input, (control) => fiscalizeReceipt(ctx, input, control), resolveKey);
   });
