@@ -17,6 +17,7 @@ import type { Logger } from "pino";
 import type { Db, EInvoice, Prisma } from "@fiskal/db";
 import { IntermediaryError, TaxAuthorityError, type CertificateKeyring, type FiscalizationService, type Intermediary } from "@fiskal/fiscal";
 import type { Webhooks } from "@fiskal/webhooks";
+import { fiscalizationClaim, fiscalizationClaimable } from "./fiscalization-claim.ts";
 import { releaseIdempotencyRecord } from "./idempotency.ts";
 import { keepAnswer, type AnswerJournal } from "./records/journal.ts";
 import { signingCertificate } from "./procedures/certificates/store.ts";
@@ -55,23 +56,12 @@ export function createEInvoiceFiscalization(opts: EInvoiceFiscalizationOptions):
   const { db, log } = opts;
   const batch = opts.batch ?? 50;
 
-  const due = (now: Date): Prisma.EInvoiceWhereInput => ({
-    status: "accepted",
-    OR: [{ fiscalizationStatus: null }, { fiscalizationStatus: "pending", fiscalizationNextAttemptAt: { lte: now } }],
-  });
+  const due = (now: Date): Prisma.EInvoiceWhereInput => ({ status: "accepted", ...fiscalizationClaimable(now) });
 
   async function record(id: string): Promise<boolean> {
     const now = new Date();
     const requestId = randomUUID();
-    const { count } = await db.eInvoice.updateMany({
-      where: { id, ...due(now) },
-      data: {
-        fiscalizationStatus: "pending",
-        fiscalizationRequestId: requestId,
-        fiscalizationAttempts: { increment: 1 },
-        fiscalizationNextAttemptAt: new Date(now.getTime() + CLAIM_LEASE_MS),
-      },
-    });
+    const { count } = await db.eInvoice.updateMany({ where: { id, ...due(now) }, data: fiscalizationClaim(requestId, now) });
     if (count === 0) return false;
     const row = await db.eInvoice.findUniqueOrThrow({ where: { id } });
     try {

@@ -16,6 +16,7 @@ import { completeReceivedFiscalization, completeRejectionReport, inboxAccounts, 
 import type { Db, Prisma, ReceivedEInvoice } from "@fiskal/db";
 import { CisNoAnswerError, receivedValidator, TaxAuthorityError, type CertificateKeyring, type FiscalizationService, type Intermediary, type ReceivedValidator, type Signer } from "@fiskal/fiscal";
 import type { Webhooks } from "@fiskal/webhooks";
+import { fiscalizationClaim, fiscalizationClaimable } from "./fiscalization-claim.ts";
 import { periodicJob, type PassScope } from "./periodic.ts";
 import { signingCertificate } from "./procedures/certificates/store.ts";
 import { CLAIM_LEASE_MS, LATE_DELIVERY_DELAYS_MS } from "./records/resubmit.ts";
@@ -143,18 +144,12 @@ export function createReceivedEInvoices(opts: ReceivedEInvoicesOptions): Receive
   }
 
   // 2. Fiscalization 2.0, type U.
-  const fiscalizationDue = (now: Date): Prisma.ReceivedEInvoiceWhereInput => ({
-    validationStatus: "valid",
-    OR: [{ fiscalizationStatus: null }, { fiscalizationStatus: "pending", fiscalizationNextAttemptAt: { lte: now } }],
-  });
+  const fiscalizationDue = (now: Date): Prisma.ReceivedEInvoiceWhereInput => ({ validationStatus: "valid", ...fiscalizationClaimable(now) });
 
   async function fiscalize(id: string): Promise<boolean> {
     const now = new Date();
     const requestId = randomUUID();
-    const { count } = await db.receivedEInvoice.updateMany({
-      where: { id, ...fiscalizationDue(now) },
-      data: { fiscalizationStatus: "pending", fiscalizationRequestId: requestId, fiscalizationAttempts: { increment: 1 }, fiscalizationNextAttemptAt: new Date(now.getTime() + CLAIM_LEASE_MS) },
-    });
+    const { count } = await db.receivedEInvoice.updateMany({ where: { id, ...fiscalizationDue(now) }, data: fiscalizationClaim(requestId, now) });
     if (count === 0) return false;
     const row = await db.receivedEInvoice.findUniqueOrThrow({ where: { id } });
     let outcome: Exclude<ReportOutcome, { status: "unknown" }>;
