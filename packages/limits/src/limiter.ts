@@ -6,6 +6,7 @@
  * (docs/failures.md).
  */
 import { Redis } from "@upstash/redis";
+import { rawRedis } from "./algorithm.ts";
 import { Engine } from "./engine.ts";
 import { createRedisRequester, type RedisRequester } from "./redis-requester.ts";
 import { createClusterRequester, keySlot, type ClusterRequester } from "./cluster-requester.ts";
@@ -132,7 +133,7 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   };
 
   if (store.kind === "memory") {
-    const engine = new Engine(new Redis(createMemoryRequester()), prefix, engineOptions);
+    const engine = new Engine(rawRedis(createMemoryRequester()), prefix, engineOptions);
     return {
       store: "memory",
       fallbackActive: () => false,
@@ -158,15 +159,15 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   if (store.kind === "redis" || store.kind === "cluster") {
     if (store.kind === "cluster") requester = cluster = createClusterRequester(store.url, timeoutMs);
     else requester = createRedisRequester(store.url, timeoutMs);
-    redis = new Redis(requester);
+    redis = rawRedis(requester);
     // the requester times its commands itself, with one timer for all of them
     guard = passThrough;
   } else {
-    redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false, retry: false });
+    redis = new Redis({ url: store.url, token: store.token, enableTelemetry: false, retry: false, automaticDeserialization: false });
     guard = timeoutGuard(timeoutMs);
   }
   const primary = new Engine(redis, prefix, engineOptions);
-  const local = new Engine(new Redis(createMemoryRequester()), prefix, engineOptions);
+  const local = new Engine(rawRedis(createMemoryRequester()), prefix, engineOptions);
   // the registry lives elsewhere (the API's database): its calls are bounded like the store's
   const bounded = timeoutGuard(timeoutMs);
   /** writes local admissions back: `count` admissions at the store's now, in every counting window, all or nothing */
