@@ -761,8 +761,10 @@ describe("fuzzing /v1 and /trpc", () => {
   it(`holds every invariant with the fixed seed ${FIXED_SEED}`, async () => {
     const run = await fuzz(FIXED_SEED, "fixed seed");
     expect(run.cases).toBe(RUNS);
-    // The fuzz reaches past validation and into throttling, not only into 400s.
-    expect(run.statuses.get(200) ?? 0).toBeGreaterThan(RUNS / 10);
+    // The fuzz reaches past validation and into throttling, not only into 400s. How many of the fixed
+    // seed's requests pass depends on how many the burst windows refuse, which depends on the host's
+    // speed (50–107 of 645 seen), so the reach is checked at a twentieth, not at the edge of that spread.
+    expect(run.statuses.get(200) ?? 0).toBeGreaterThan(RUNS / 20);
     expect(run.statuses.get(429) ?? 0).toBeGreaterThan(0);
     // ...and into fiscalizing and sending, so that "a rejected request changes nothing" means something.
     expect(run.rows).not.toBe("0/0");
