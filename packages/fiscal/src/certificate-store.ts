@@ -5,6 +5,7 @@ import { X509Certificate, createCipheriv, createDecipheriv, createHash, createPr
 import forge from "node-forge";
 import { acceptsCertificate, finaChain, type CertificateAcceptance, type CertificateTrust } from "./fina-trust.ts";
 import { isValidOib } from "./oib.ts";
+import { croatianDateTime } from "./zagreb.ts";
 
 /** Why a certificate upload was refused; `message` is Croatian, for the customer. */
 export type CertificateProblemReason =
@@ -183,14 +184,6 @@ export function certificateProblem(
 /** Whole days from `now` until the certificate expires (negative once expired). */
 export function daysUntilExpiry(notAfter: Date, now: Date = new Date()): number {
   return Math.floor((notAfter.getTime() - now.getTime()) / 86_400_000);
-}
-
-/** "23. 11. 2026. u 17:05" in Zagreb time. */
-function croatianDateTime(d: Date): string {
-  const p: Record<string, string> = {};
-  const f = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Zagreb", year: "numeric", month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-  for (const part of f.formatToParts(d)) p[part.type] = part.value;
-  return `${Number(p.day)}. ${Number(p.month)}. ${p.year}. u ${p.hour}:${p.minute}`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -44,3 +44,9 @@ export function formatCisDateTime(d: Date): string {
   const p = zagrebTime(d);
   return `${p.day}.${p.month}.${p.year} ${p.hour}:${p.minute}:${p.second}`;
 }
+
+/** "23. 11. 2026. u 17:05" in Zagreb local time: unpadded day and month, as Croatian prose writes it. */
+export function croatianDateTime(d: Date): string {
+  const p = zagrebTime(d);
+  return `${Number(p.day)}. ${Number(p.month)}. ${p.year}. u ${p.hour}:${p.minute}`;
+}

@@ -25,6 +25,7 @@ import {
   issueDateProblem,
   laterDateProblem,
   validateEInvoice,
+  zagrebTime,
   type EInvoiceInput,
   type OutOfScopeLabel,
   type VatCategory,
@@ -36,11 +37,10 @@ import { apiKeyProcedure, type Context } from "../../trpc.ts";
 import { inProgress, isNumberTaken, outcomeUnknownError, recordAnswer, withRecordFirst, type ApiContext } from "../record-first.ts";
 import { checkSellerCertificate, EInvoiceSchema, SendEInvoiceInput, toEInvoice, type EInvoiceOut } from "./schemas.ts";
 
-const zagrebTime = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Zagreb", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
-
 /** HH:mm:ss of `now` in Zagreb: the issue time of a request that names none. */
 function receivedAt(now: Date): string {
-  return zagrebTime.format(now);
+  const t = zagrebTime(now);
+  return `${t.hour}:${t.minute}:${t.second}`;
 }
 
 /** The request in the model of @fiskal/fiscal; `issueTime` is the one given (HH:mm → HH:mm:00) or the time of receipt. */

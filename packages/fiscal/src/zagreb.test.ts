@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { croatianDateTime, formatCisDateTime, zagrebDate, zagrebTime } from "./zagreb.ts";
+
+// Instants on both sides of the 2026 DST changes in Zagreb (spring forward 29 March, fall back 25 October).
+const at = (iso: string) => new Date(iso);
+
+describe("Zagreb formatters across DST", () => {
+  it("zagrebTime gives zero-padded local fields", () => {
+    expect(zagrebTime(at("2026-03-29T00:30:00Z"))).toEqual({ year: "2026", month: "03", day: "29", hour: "01", minute: "30", second: "00" });
+    expect(zagrebTime(at("2026-03-29T01:30:00Z"))).toEqual({ year: "2026", month: "03", day: "29", hour: "03", minute: "30", second: "00" });
+    expect(zagrebTime(at("2026-10-25T00:30:00Z"))).toEqual({ year: "2026", month: "10", day: "25", hour: "02", minute: "30", second: "00" });
+    expect(zagrebTime(at("2026-10-25T01:30:00Z"))).toEqual({ year: "2026", month: "10", day: "25", hour: "02", minute: "30", second: "00" });
+  });
+
+  it("zagrebDate and formatCisDateTime follow the local calendar", () => {
+    expect(zagrebDate(at("2026-01-05T23:05:00Z"))).toBe("2026-01-06");
+    expect(formatCisDateTime(at("2026-03-29T01:30:00Z"))).toBe("29.03.2026 03:30:00");
+    expect(formatCisDateTime(at("2026-10-25T01:30:00Z"))).toBe("25.10.2026 02:30:00");
+  });
+
+  it("croatianDateTime prints what the certificate messages printed before", () => {
+    expect(croatianDateTime(at("2026-03-29T00:30:00Z"))).toBe("29. 3. 2026. u 01:30");
+    expect(croatianDateTime(at("2026-03-29T01:30:00Z"))).toBe("29. 3. 2026. u 03:30");
+    expect(croatianDateTime(at("2026-10-25T00:30:00Z"))).toBe("25. 10. 2026. u 02:30");
+    expect(croatianDateTime(at("2026-10-25T01:30:00Z"))).toBe("25. 10. 2026. u 02:30");
+    expect(croatianDateTime(at("2026-01-05T23:05:00Z"))).toBe("6. 1. 2026. u 00:05");
+  });
+});
