@@ -478,8 +478,9 @@ describe("the limiter while a slot migrates", () => {
       store: { kind: "cluster", url: cluster.url },
       prefix: `t-longsplit-${Date.now()}`,
       // long enough that a neighbour's decision on a busy host never times out (its exact decisions
-      // are asserted below), short enough to outlast: the split itself lasts until the test ends it
-      redisTimeoutMs: 600,
+      // are asserted below; 600 ms was not enough while the whole suite ran on two cores), short
+      // enough to outlast: the split itself lasts until the test ends it
+      redisTimeoutMs: 1_200,
       onEvent: (e) => events.push(e.type),
     });
     let completeSplit: (() => Promise<void>) | undefined;
@@ -509,7 +510,7 @@ describe("the limiter while a slot migrates", () => {
       // host where the retries run late: still the split of that slot, not a master that is down.
       const pending = decide(identity, 20);
       await sleep(300);
-      const held = performance.now() + 700;
+      const held = performance.now() + 1_000;
       while (performance.now() < held) {
         // a busy host
       }
