@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { croatianDateTime, formatCisDateTime, zagrebDate, zagrebTime } from "./zagreb.ts";
+import { croatianDateTime, formatCisDateTime, zagrebDate, zagrebDateTime, zagrebTime } from "./zagreb.ts";
 
 // Instants on both sides of the 2026 DST changes in Zagreb (spring forward 29 March, fall back 25 October).
 const at = (iso: string) => new Date(iso);
@@ -24,5 +24,11 @@ describe("Zagreb formatters across DST", () => {
     expect(croatianDateTime(at("2026-10-25T00:30:00Z"))).toBe("25. 10. 2026. u 02:30");
     expect(croatianDateTime(at("2026-10-25T01:30:00Z"))).toBe("25. 10. 2026. u 02:30");
     expect(croatianDateTime(at("2026-01-05T23:05:00Z"))).toBe("6. 1. 2026. u 00:05");
+  });
+
+  it("zagrebDateTime is the sortable local time of the CSV exports", () => {
+    expect(zagrebDateTime(at("2026-03-29T01:30:05Z"))).toBe("2026-03-29 03:30:05");
+    expect(zagrebDateTime(at("2026-10-25T01:30:00Z"))).toBe("2026-10-25 02:30:00");
+    expect(zagrebDateTime(at("2026-12-31T23:00:00Z"))).toBe("2027-01-01 00:00:00");
   });
 });

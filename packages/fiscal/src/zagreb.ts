@@ -1,5 +1,7 @@
 // Wall-clock time in Europe/Zagreb (CET/CEST): the one formatter behind the CIS date format, the QR
-// code's date, Fiscalization 2.0's send time and the receipt's calendar checks. The instant decides the
+// code's date, Fiscalization 2.0's send time, the receipt's calendar checks, the e-mails' dates and the
+// portal's day boundaries and exports (imported there as `@fiskal/fiscal/zagreb`, which needs nothing
+// from Node). The instant decides the
 // offset, so the repeated hour at the end of DST reads as the same wall-clock time twice, exactly as a
 // till in Zagreb would print it.
 
@@ -36,6 +38,12 @@ export function zagrebTime(d: Date): ZagrebTime {
 export function zagrebDate(d: Date): string {
   const p = zagrebTime(d);
   return `${p.year}-${p.month}-${p.day}`;
+}
+
+/** "2026-11-23 17:05:09" in Zagreb local time: sortable, for CSV exports. */
+export function zagrebDateTime(d: Date): string {
+  const p = zagrebTime(d);
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
 }
 
 /** "dd.MM.yyyy HH:mm:ss" in Zagreb local time, which is what CIS expects in the ZKI input. */

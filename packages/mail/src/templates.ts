@@ -1,4 +1,6 @@
 // Croatian texts of every e-mail the portal sends: a subject, a plain-text body and the same in HTML.
+import { croatianDateTime } from "@fiskal/fiscal/zagreb";
+
 export type MailContent = { subject: string; text: string; html: string };
 
 export type Role = "OWNER" | "DEVELOPER" | "ACCOUNTANT";
@@ -9,22 +11,7 @@ export const ROLE_NAMES: Record<Role, string> = {
   ACCOUNTANT: "računovođa",
 };
 
-const dateTime = new Intl.DateTimeFormat("hr-HR", {
-  timeZone: "Europe/Zagreb",
-  day: "numeric",
-  month: "numeric",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-});
 const number = new Intl.NumberFormat("hr-HR");
-
-/** "26. 11. 2026. u 14:05" in Europe/Zagreb. */
-function formatDateTime(d: Date): string {
-  const parts = dateTime.formatToParts(d);
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
-  return `${get("day")}. ${get("month")}. ${get("year")}. u ${get("hour")}:${get("minute")}`;
-}
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -50,7 +37,7 @@ export function invitationMail(input: { accountName: string; invitedBy: string; 
     [
       "Poštovani,",
       `${input.invitedBy} poziva vas da se pridružite timu tvrtke ${input.accountName} na Fiskalu s ulogom: ${ROLE_NAMES[input.role]}.`,
-      `Poziv vrijedi do ${formatDateTime(input.expiresAt)}. Ako poziv niste očekivali, zanemarite ovu poruku.`,
+      `Poziv vrijedi do ${croatianDateTime(input.expiresAt)}. Ako poziv niste očekivali, zanemarite ovu poruku.`,
     ],
     { label: "Prihvati poziv", url: input.url },
   );
@@ -81,7 +68,7 @@ export function rateLimitWarningMail(input: {
     [
       "Poštovani,",
       `tvrtka ${input.accountName} danas je iskoristila ${number.format(input.used)} od ${number.format(input.limit)} zahtjeva dnevne kvote (${percent} % ili više).`,
-      `Kvota se obnavlja ${formatDateTime(input.resetsAt)}. Kad se potroši, API odgovara statusom 429 do obnove. Veći paket možete zatražiti u portalu.`,
+      `Kvota se obnavlja ${croatianDateTime(input.resetsAt)}. Kad se potroši, API odgovara statusom 429 do obnove. Veći paket možete zatražiti u portalu.`,
     ],
     { label: "Pregled potrošnje", url: `${input.portalUrl.replace(/\/$/, "")}/dashboard` },
   );
@@ -92,7 +79,7 @@ export function newDeviceSignInMail(input: { at: Date; ip: string; device: strin
     "Nova prijava na Fiskal s novog uređaja",
     [
       "Poštovani,",
-      `${formatDateTime(input.at)} netko se prijavio na vaš račun s uređaja koji dosad nismo vidjeli: ${input.device} (adresa ${input.ip}).`,
+      `${croatianDateTime(input.at)} netko se prijavio na vaš račun s uređaja koji dosad nismo vidjeli: ${input.device} (adresa ${input.ip}).`,
       "Ako ste to bili vi, ne trebate ništa poduzeti. Ako niste, odmah završite tu sesiju i promijenite lozinku.",
     ],
     { label: "Pregled sesija", url: input.sessionsUrl },

@@ -1,5 +1,7 @@
 // Croatian formatting of numbers, dates and durations shared by every page.
-const TZ = "Europe/Zagreb";
+import { ZAGREB_TIME_ZONE } from "@fiskal/fiscal/zagreb";
+
+const TZ = ZAGREB_TIME_ZONE;
 
 const integer = new Intl.NumberFormat("hr-HR", { maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat("hr-HR", { maximumFractionDigits: 1 });

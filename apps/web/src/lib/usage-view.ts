@@ -1,10 +1,11 @@
 // The dashboard's view as it lives in the URL: the period (24 h, 7 d, 30 d or custom dates in
 // Europe/Zagreb) and the request-log filters. Parsed the same way by the page, the tRPC router and
 // the CSV export, so a shared link shows and exports exactly the same rows.
+import { ZAGREB_TIME_ZONE } from "@fiskal/fiscal/zagreb";
 import { localDate, localMidnight, STATUS_CLASSES, type RequestFilter, type StatusClass } from "@fiskal/usage";
 import { normalizeDay, validDay } from "./days";
 
-export const TIME_ZONE = "Europe/Zagreb";
+export const TIME_ZONE = ZAGREB_TIME_ZONE;
 export const RANGES = ["24h", "7d", "30d", "custom"] as const;
 export type RangeKey = (typeof RANGES)[number];
 export const RANGE_LABELS: Record<RangeKey, string> = { "24h": "24 sata", "7d": "7 dana", "30d": "30 dana", custom: "Odabrano razdoblje" };

@@ -81,6 +81,25 @@ describe("documents", () => {
     expect(detail.qrSvg).toMatch(/^<svg|<\?xml/);
   });
 
+  it("filters receipts by Zagreb calendar days, also on the days the clocks change", async () => {
+    const a = await member();
+    const receipt = (number: string, issuedAt: string) =>
+      db.invoice.create({ data: { accountId: a.account.id, oib: "69435151530", number, premises: "DST", device: "1", issuedAt: new Date(issuedAt), total: 10, paymentMethod: "G", zki: "c".repeat(32), status: "pending", request: {} } });
+    // 29 March 2026 in Zagreb runs from 28 March 23:00 UTC (CET) to 29 March 22:00 UTC (CEST): 23 hours.
+    await receipt("1", "2026-03-28T22:59:59Z");
+    await receipt("2", "2026-03-28T23:00:00Z");
+    await receipt("3", "2026-03-29T21:59:59Z");
+    await receipt("4", "2026-03-29T22:00:00Z");
+    // 25 October 2026 runs from 24 October 22:00 UTC (CEST) to 25 October 23:00 UTC (CET): 25 hours.
+    await receipt("5", "2026-10-24T21:59:59Z");
+    await receipt("6", "2026-10-24T22:00:00Z");
+    await receipt("7", "2026-10-25T22:59:59Z");
+    await receipt("8", "2026-10-25T23:00:00Z");
+    const day = async (d: string) => (await a.caller.documents.list({ kind: "receipts", from: d, to: d })).items.map((r) => [r.number, r.issued]);
+    expect(await day("2026-03-29")).toEqual([["3/DST/1", "2026-03-29"], ["2/DST/1", "2026-03-29"]]);
+    expect(await day("2026-10-25")).toEqual([["7/DST/1", "2026-10-25"], ["6/DST/1", "2026-10-25"]]);
+  });
+
   it("shows the reporting notice until its deadline", async () => {
     const a = await member();
     expect(await a.caller.documents.reportingNotice()).toBeNull();

@@ -1,4 +1,5 @@
 // Today's daily quota exactly as the API's day window counts it (UTC day, free calls left out).
+import { ZAGREB_TIME_ZONE } from "@fiskal/fiscal/zagreb";
 import Link from "next/link";
 import { Alert } from "~/components/Alert";
 import { formatInt, formatPercent } from "~/lib/format";
@@ -12,7 +13,7 @@ function untilUtcMidnight(now: Date): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-const resetLocal = new Intl.DateTimeFormat("hr-HR", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "Europe/Zagreb" });
+const resetLocal = new Intl.DateTimeFormat("hr-HR", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: ZAGREB_TIME_ZONE });
 
 export function Quota({ quota, limits }: Pick<Overview, "quota" | "limits">) {
   const now = new Date();

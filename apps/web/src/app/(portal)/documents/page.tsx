@@ -1,3 +1,4 @@
+import { zagrebDate } from "@fiskal/fiscal/zagreb";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { FilterField, FilterSubmit } from "~/components/FilterField";
@@ -42,7 +43,7 @@ export default async function DocumentsPage({ searchParams }: { searchParams: Pr
   const page = invalid ? { items: [], next: null } : await api.documents.list({ kind, from, to, status, number, ...(kind === "received" ? { sellerOib: oib } : { buyerOib: oib }), cursor });
   const filters = { kind, ...(from ? { from } : {}), ...(to ? { to } : {}), ...(status ? { status } : {}), ...(number ? { number } : {}), ...(oib ? { [oibParam]: oib } : {}) };
   const nextHref = page.next ? `/documents?${new URLSearchParams({ ...filters, cursor: page.next }).toString()}` : null;
-  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Zagreb" }).format(new Date());
+  const today = zagrebDate(new Date());
   const monthStart = `${today.slice(0, 8)}01`;
   const statuses = kind === "receipts" ? ["fiscalized", "pending"] : kind === "received" ? ["received", "accepted", "rejected"] : ["accepted", "queued", "rejected", "pending"];
   // The first field with a message takes the focus when the page loads.

@@ -1,6 +1,8 @@
 // The Dokumenti page: the account's receipts, issued and received e-invoices (newest first, keyset
 // paging on created_at and id, as the API's lists), one document's detail, the recipient's decision
 // on a received e-invoice, and the eIzvještavanje notice.
+import { zagrebDate, ZAGREB_TIME_ZONE } from "@fiskal/fiscal/zagreb";
+import { localMidnight } from "@fiskal/usage";
 import { decideReceivedEInvoice, findReceivedEInvoice, ReceivedEInvoiceError } from "@fiskal/accounts";
 import type { Prisma } from "@fiskal/db";
 import { receiptQrSvg, receiptQrUrl } from "@fiskal/fiscal";
@@ -25,16 +27,7 @@ const listInput = z.object({
   cursor: z.string().max(200).optional(),
 });
 
-const zagrebParts = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Zagreb", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", hourCycle: "h23" });
-function zagrebDayStart(day: string): Date {
-  const midnight = Date.parse(`${day}T00:00:00Z`);
-  for (const h of [1, 2]) {
-    const c = new Date(midnight - h * 3_600_000);
-    const p = Object.fromEntries(zagrebParts.formatToParts(c).map((x) => [x.type, x.value]));
-    if (`${p.year}-${p.month}-${p.day}` === day && p.hour === "00") return c;
-  }
-  return new Date(midnight - 3_600_000);
-}
+const zagrebDayStart = (day: string) => localMidnight(day, ZAGREB_TIME_ZONE);
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 function decode(cursor: string | undefined): { t: Date; i: string } | null {
@@ -59,8 +52,6 @@ interface DocumentRow {
   status: string;
   fiscalization: string;
 }
-
-const zagrebDate = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Zagreb", year: "numeric", month: "2-digit", day: "2-digit" });
 
 export const documentsRouter = {
   list: memberProcedure.input(listInput).query(async ({ ctx, input }) => {
@@ -87,7 +78,7 @@ export const documentsRouter = {
         id: r.id,
         createdAt: r.createdAt,
         number: `${r.number}/${r.premises}/${r.device}`,
-        issued: zagrebDate.format(r.issuedAt),
+        issued: zagrebDate(r.issuedAt),
         buyerOib: r.buyerOib,
         total: r.total.toFixed(2),
         status: r.status,
@@ -258,6 +249,6 @@ export const documentsRouter = {
     const event = await ctx.db.webhookEvent.findFirst({ where: { accountId: ctx.accountId, type: "reporting.due" }, orderBy: { createdAt: "desc" } });
     if (!event) return null;
     const data = (event.payload as { data: { period: string; deadline: string; unreported_einvoices: number } }).data;
-    return data.deadline >= zagrebDate.format(new Date()) ? data : null;
+    return data.deadline >= zagrebDate(new Date()) ? data : null;
   }),
 } satisfies TRPCRouterRecord;

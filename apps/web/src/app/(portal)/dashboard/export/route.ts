@@ -1,5 +1,6 @@
 // CSV export of the request log's current view (same URL parameters as /dashboard), streamed page
 // by page so that memory stays bounded; only the signed-in user's own account.
+import { zagrebDateTime } from "@fiskal/fiscal/zagreb";
 import { exportRequests } from "@fiskal/usage";
 import { csvRow } from "~/lib/csv";
 import { endpointLabel, windowLabel } from "~/lib/request-labels";
@@ -27,8 +28,6 @@ const CSV_HEADER = [
   "Preostalo u prozoru",
   "Retry-After (s)",
 ];
-
-const zagreb = new Intl.DateTimeFormat("sv-SE", { timeZone: "Europe/Zagreb", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
 
 function errorResponse(status: number, code: string, message: string): Response {
   return Response.json({ error: { code, message, doc_url: `${portalUrl()}/docs/errors#${code}` } }, { status, headers: { "Cache-Control": "no-store" } });
@@ -63,7 +62,7 @@ export async function GET(request: Request): Promise<Response> {
         for (const r of next.value) {
           chunk += csvRow([
             r.at.toISOString(),
-            zagreb.format(r.at),
+            zagrebDateTime(r.at),
             r.requestId,
             r.method,
             endpointLabel(r.endpoint),
