@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createWebhooks } from "@fiskal/webhooks";
 import { CIS_XSD, forLibxml2, startLocalCis, type LocalCis } from "@fiskal/fiscal/testing/local-cis";
-import { createLateDelivery, lateDeliveryDeadline } from "../src/records/resubmit.ts";
+import { createLateDelivery } from "../src/records/resubmit.ts";
 import { call, startHarness, VALID_OIB, type Harness } from "./harness.ts";
 
 let cis: LocalCis;
@@ -224,29 +224,55 @@ describe("CIS unreachable: issued with the ZKI, delivered late", () => {
     expect(done.jir).toBe(cis.requests.at(-1)!.jir);
   });
 
-  it("the backlog's gauges: waiting, less than 24 h to the legal deadline, past it (set after every pass of the job)", async () => {
+  it("the backlog's gauges: waiting, less than 24 h to the legal deadline, past it (set after every pass of the job, at the job's clock)", async () => {
     const gauge = async (name: string) => Number(new RegExp(`^${name} (\\d+)$`, "m").exec(await h.api.services.metrics.registry.metrics())?.[1]);
+    const gauges = async () => ({
+      waiting: await gauge("fiskal_receipts_late_delivery_waiting"),
+      near: await gauge("fiskal_receipts_late_delivery_near_deadline"),
+      past: await gauge("fiskal_receipts_late_delivery_past_deadline"),
+    });
+    // The job at a chosen instant: gauges counted against it (the deliveries it attempts fail, CIS is down).
+    const at = async (iso: string) => {
+      const job = createLateDelivery({ ...h.api.services, webhooks: null, clock: () => Date.parse(iso) });
+      try {
+        await job.runOnce();
+        return await gauges();
+      } finally {
+        await job.stop();
+      }
+    };
     await cis.down();
     try {
       const res = await fiscalize(receipt());
       expect(res.body).toMatchObject({ status: "pending", jir: null });
       await h.api.services.lateDelivery!.runOnce();
-      const waiting = await gauge("fiskal_receipts_late_delivery_waiting");
-      const near = await gauge("fiskal_receipts_late_delivery_near_deadline");
-      const past = await gauge("fiskal_receipts_late_delivery_past_deadline");
-      expect(waiting).toBe(await h.api.services.db.invoice.count({ where: { status: "pending" } }));
-      // Issued without a JIR long ago: past the deadline.
+      const now = await gauges();
+      expect(now.waiting).toBe(await h.api.services.db.invoice.count({ where: { status: "pending" } }));
+      // Issued without a JIR long ago: past the deadline at the real clock.
       await h.api.services.db.invoice.update({ where: { id: res.body.id }, data: { createdAt: new Date(Date.now() - 10 * 86_400_000) } });
       await h.api.services.lateDelivery!.runOnce();
-      expect(await gauge("fiskal_receipts_late_delivery_past_deadline")).toBe(past + 1);
-      expect(await gauge("fiskal_receipts_late_delivery_waiting")).toBe(waiting);
-      // Issued so that less than a day is left.
-      let createdAt = new Date();
-      while (lateDeliveryDeadline(createdAt).getTime() - Date.now() >= 86_400_000) createdAt = new Date(createdAt.getTime() - 3_600_000);
-      await h.api.services.db.invoice.update({ where: { id: res.body.id }, data: { createdAt } });
-      await h.api.services.lateDelivery!.runOnce();
-      expect(await gauge("fiskal_receipts_late_delivery_near_deadline")).toBe(near + 1);
-      expect(await gauge("fiskal_receipts_late_delivery_past_deadline")).toBe(past);
+      expect(await gauges()).toEqual({ waiting: now.waiting, near: now.near, past: now.past + 1 });
+      // What this receipt adds at an instant: the job's gauges with it issued then, less those with it
+      // issued at that instant itself (neither near nor past: two working days are always ahead).
+      const adds = async (issued: string, iso: string) => {
+        await h.api.services.db.invoice.update({ where: { id: res.body.id }, data: { createdAt: new Date(iso) } });
+        const without = await at(iso);
+        await h.api.services.db.invoice.update({ where: { id: res.body.id }, data: { createdAt: new Date(issued) } });
+        const withIt = await at(iso);
+        return { near: withIt.near - without.near, past: withIt.past - without.past };
+      };
+      // Issued on Friday 20 November 2026: the deadline is Tuesday 24 November, 24:00 in Zagreb (23:00 UTC).
+      const friday = "2026-11-20T09:00:00Z";
+      expect(await adds(friday, "2026-11-22T22:00:00Z")).toEqual({ near: 0, past: 0 }); // Sunday evening: 49 h left
+      expect(await adds(friday, "2026-11-23T23:30:00Z")).toEqual({ near: 1, past: 0 }); // 23.5 h left
+      expect(await adds(friday, "2026-11-24T22:59:59Z")).toEqual({ near: 1, past: 0 });
+      expect(await adds(friday, "2026-11-24T23:00:01Z")).toEqual({ near: 0, past: 1 });
+      // Issued on Wednesday 23 December: Christmas and St Stephen's Day are not working days, so the
+      // deadline is Monday 28 December, 24:00, not Friday 25 December.
+      const christmas = "2026-12-23T10:00:00Z";
+      expect(await adds(christmas, "2026-12-26T12:00:00Z")).toEqual({ near: 0, past: 0 });
+      expect(await adds(christmas, "2026-12-28T12:00:00Z")).toEqual({ near: 1, past: 0 });
+      expect(await adds(christmas, "2026-12-29T00:00:00Z")).toEqual({ near: 0, past: 1 });
     } finally {
       await cis.up();
     }
@@ -307,19 +333,6 @@ describe("a receipt waiting for late delivery", () => {
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({ code: "conflict", details: { reason: "late_delivery", id: first.body.id } });
     expect(cis.requests.length).toBe(sent);
-  });
-});
-
-describe("the legal deadline of a late delivery (art. 21(2): two working days from the day of the outage)", () => {
-  it("ends at midnight Zagreb time after the second working day, skipping weekends", () => {
-    // Friday → Tuesday 24:00 (CET)
-    expect(lateDeliveryDeadline(new Date("2026-11-20T09:00:00Z")).toISOString()).toBe("2026-11-24T23:00:00.000Z");
-    // Monday → Wednesday 24:00
-    expect(lateDeliveryDeadline(new Date("2026-11-23T22:30:00Z")).toISOString()).toBe("2026-11-25T23:00:00.000Z");
-    // Saturday late evening UTC is already Sunday in Zagreb → Tuesday 24:00
-    expect(lateDeliveryDeadline(new Date("2026-11-21T23:30:00Z")).toISOString()).toBe("2026-11-24T23:00:00.000Z");
-    // Thursday in summer (CEST) → Monday 24:00
-    expect(lateDeliveryDeadline(new Date("2026-07-02T10:00:00Z")).toISOString()).toBe("2026-07-06T22:00:00.000Z");
   });
 });
 

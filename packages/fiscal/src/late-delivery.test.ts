@@ -24,6 +24,10 @@ describe("late delivery of receipts", () => {
     expect(lateDeliveryWindowEnd(new Date("2026-12-24T12:00:00+01:00")).toISOString()).toBe("2026-12-29T23:00:00.000Z");
     // Summer time: Friday 26 June 2026 → 29, 30 June; ends 1 July 00:00 CEST.
     expect(lateDeliveryWindowEnd(new Date("2026-06-26T12:00:00+02:00")).toISOString()).toBe("2026-06-30T22:00:00.000Z");
+    // Saturday 23:30 UTC is already Sunday in Zagreb → Monday, Tuesday; ends Wednesday 00:00.
+    expect(lateDeliveryWindowEnd(new Date("2026-11-21T23:30:00Z")).toISOString()).toBe("2026-11-24T23:00:00.000Z");
+    // Monday 23:30 in Zagreb → Tuesday, Wednesday; ends Thursday 00:00.
+    expect(lateDeliveryWindowEnd(new Date("2026-11-23T22:30:00Z")).toISOString()).toBe("2026-11-25T23:00:00.000Z");
   });
 
   it("marks a receipt late past 5 minutes and refuses it past the window", () => {

@@ -23,8 +23,8 @@ import { Prisma, type Db, type Invoice } from "@fiskal/db";
 import {
   computeZki,
   TaxAuthorityError,
+  lateDeliveryWindowEnd,
   toRacunType,
-  zagrebDate,
   type CertificateKeyring,
   type FiscalizeAnswer,
   type PaymentMethod,
@@ -45,32 +45,6 @@ export const LATE_DELIVERY_DELAYS_MS = [10_000, 30_000, 60_000, 120_000, 300_000
 const REJECTED_RETRY_MS = 15 * 60_000;
 /** A claimed receipt is not claimed again for this long (longer than any CIS call); see `callLeaseMs` in tax-authority.ts. */
 export const CLAIM_LEASE_MS = 60_000;
-
-/**
- * The legal deadline of a late delivery: the end (24:00 Zagreb time) of the second working day
- * after the day the receipt was issued without a JIR. Weekends are skipped; public holidays are
- * not known here, so the deadline may be a day or two earlier than the law's (never later).
- */
-export function lateDeliveryDeadline(issuedWithoutJir: Date): Date {
-  let day = zagrebDate(issuedWithoutJir); // "YYYY-MM-DD"
-  let working = 0;
-  while (working < 2) {
-    const d = new Date(`${day}T12:00:00Z`);
-    d.setUTCDate(d.getUTCDate() + 1);
-    day = d.toISOString().slice(0, 10);
-    const weekday = d.getUTCDay();
-    if (weekday !== 0 && weekday !== 6) working++;
-  }
-  // Midnight after `day` in Zagreb: CET (+01:00) or CEST (+02:00), whichever names that date.
-  const next = new Date(`${day}T12:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  const nextDay = next.toISOString().slice(0, 10);
-  for (const offset of ["+01:00", "+02:00"]) {
-    const candidate = new Date(`${nextDay}T00:00:00${offset}`);
-    if (zagrebDate(candidate) === nextDay && zagrebDate(new Date(candidate.getTime() - 1)) === day) return candidate;
-  }
-  return new Date(`${nextDay}T00:00:00+01:00`);
-}
 
 /** The receipt as it was issued, rebuilt from its row (the same fields the first call sent). */
 function receiptFromRow(row: Invoice): Receipt {
@@ -161,7 +135,7 @@ export async function lateDeliveryBacklog(db: Db, opts: { accountId?: string; no
     orderBy: { createdAt: "asc" },
   });
   return rows.map((row) => {
-    const deadline = lateDeliveryDeadline(row.createdAt);
+    const deadline = lateDeliveryWindowEnd(row.createdAt);
     return {
       id: row.id,
       accountId: row.accountId,
@@ -193,6 +167,8 @@ export interface LateDeliveryOptions {
   metrics?: { lateDeliveryWaiting: { set(n: number): void }; lateDeliveryNearDeadline: { set(n: number): void }; lateDeliveryPastDeadline: { set(n: number): void } };
   /** How long a call (the first one or a claim) holds its receipt before another may send it (default CLAIM_LEASE_MS). */
   leaseMs?: number;
+  /** Unix ms that the backlog's gauges and the past-deadline flag of a failed attempt are measured at (default `Date.now`; tests set the days). */
+  clock?: () => number;
 }
 
 export interface LateDelivery {
@@ -214,6 +190,7 @@ export function createLateDelivery(opts: LateDeliveryOptions): LateDelivery {
   const { db, log } = opts;
   const batch = opts.batch ?? 50;
   const leaseMs = opts.leaseMs ?? CLAIM_LEASE_MS;
+  const clock = opts.clock ?? Date.now;
 
   // Every pending receipt whose time has come: issued without a JIR and due for its next attempt, or
   // one whose call's lease ended without an answer stored (its process died, or its database went
@@ -236,7 +213,7 @@ export function createLateDelivery(opts: LateDeliveryOptions): LateDelivery {
     if (count === 0) return false;
     const row = await db.invoice.findUniqueOrThrow({ where: { id: candidate.id } });
     const label = `${row.number}/${row.premises}/${row.device}`;
-    const deadline = lateDeliveryDeadline(row.createdAt);
+    const deadline = lateDeliveryWindowEnd(row.createdAt);
     let answer: FiscalizeAnswer;
     try {
       const account = await db.account.findUniqueOrThrow({ where: { id: row.accountId }, select: { name: true } });
@@ -260,7 +237,7 @@ export function createLateDelivery(opts: LateDeliveryOptions): LateDelivery {
         where: { id: row.id, status: "pending", messageId },
         data: { nextAttemptAt: new Date(Date.now() + wait), lastDeliveryError: describeFailure(err) },
       });
-      const late = Date.now() > deadline.getTime();
+      const late = clock() > deadline.getTime();
       (rejected || late ? log.error.bind(log) : log.warn.bind(log))(
         { id: row.id, accountId: row.accountId, receipt: label, attempts, err: describeFailure(err), deadline: deadline.toISOString(), pastDeadline: late },
         rejected ? "late delivery refused by CIS; the customer must correct it" : "late delivery: CIS still unavailable",
@@ -341,9 +318,9 @@ export function createLateDelivery(opts: LateDeliveryOptions): LateDelivery {
       await announce();
       if (opts.metrics && !scope.accountId) {
         // The backlog against its legal deadline: waiting, less than 24 h left, past it (alert on the last two).
-        const now = Date.now();
+        const now = clock();
         const waiting = await db.invoice.findMany({ where: { status: "pending" }, select: { createdAt: true } });
-        const left = waiting.map((r) => lateDeliveryDeadline(r.createdAt).getTime() - now);
+        const left = waiting.map((r) => lateDeliveryWindowEnd(r.createdAt).getTime() - now);
         opts.metrics.lateDeliveryWaiting.set(waiting.length);
         opts.metrics.lateDeliveryNearDeadline.set(left.filter((ms) => ms >= 0 && ms < 86_400_000).length);
         opts.metrics.lateDeliveryPastDeadline.set(left.filter((ms) => ms < 0).length);
