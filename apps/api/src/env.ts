@@ -87,6 +87,8 @@ const Env = z.object({
   /** Set by the launcher when DATABASE_URL points at the embedded database it serves. */
   FISKAL_EMBEDDED: z.enum(["0", "1"]).default("0").transform((v) => v === "1"),
   FISKAL_DATA_DIR: z.string().default(path.join(REPO_ROOT, ".data")),
+  /** Written with the API's URL once it listens (replaced whole, never half-written): with PORT=0, how a supervisor learns the port the system gave. */
+  FISKAL_URL_FILE: z.string().min(1).optional(),
   /** The usage meter's local spool (one folder per instance; default FISKAL_DATA_DIR/usage-spool): a killed instance's usage is counted at the next start on this host. */
   USAGE_SPOOL_DIR: z.string().min(1).optional(),
   /** Days the request log (one row per request) is kept; the hourly totals behind the dashboard stay. */

@@ -1,6 +1,7 @@
 // Starts the API from the environment. Without DATABASE_URL it runs on the embedded database.
 import pino from "pino";
 import { EmbeddedPostgresBusyError, migrate, startEmbeddedPostgres } from "@fiskal/db";
+import { renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadEnv } from "./env.ts";
 import { startApi } from "./app.ts";
@@ -58,6 +59,10 @@ const api = await startApi({
   logger: log,
 });
 log.info({ url: api.url, store: env.store.kind }, "Fiskal API listening");
+if (env.FISKAL_URL_FILE) {
+  writeFileSync(`${env.FISKAL_URL_FILE}.${process.pid}`, api.url);
+  renameSync(`${env.FISKAL_URL_FILE}.${process.pid}`, env.FISKAL_URL_FILE);
+}
 
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

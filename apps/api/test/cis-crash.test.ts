@@ -8,39 +8,27 @@
 //   called again;
 // - `pnpm fiskal receipts backlog` lists what waits, with its deadline; `receipts resolve` delivers
 //   one at once.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount, createApiKey, createTestDatabase } from "@fiskal/accounts";
 import { createDb, type Db } from "@fiskal/db";
 import { startLocalCis, type LocalCis, type LocalCisRequest } from "@fiskal/fiscal/testing/local-cis";
 import { run as cli } from "../src/cli.ts";
+import { startApiProcess, waitReady } from "./api-process.ts";
 import { call, REDIS_URL, VALID_OIB } from "./harness.ts";
 
-const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CIS_TIMEOUT_MS = 2_500;
 const CIS_CONNECT_TIMEOUT_MS = 500;
 /** callLeaseMs of these settings (tax-authority.ts): connect + 2 × the call + 5 s. */
 const LEASE_MS = CIS_CONNECT_TIMEOUT_MS + 2 * CIS_TIMEOUT_MS + 5_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A TCP proxy that can freeze its connections: bytes stop flowing both ways, nothing is closed. */
 async function startFreezableProxy(target: { host: string; port: number }) {
@@ -114,35 +102,12 @@ function baseEnv(dataDir: string): Record<string, string> {
 
 async function startInstance(name: string, databaseUrl: string): Promise<Instance> {
   const dataDir = await mkdtemp(path.join(work, `${name}-`));
-  const port = await freePort();
-  const inherited = { ...process.env };
-  for (const n of ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "REDIS_CLUSTER_NODES", "REDIS_USERNAME", "REDIS_PASSWORD", "FISKAL_EMBEDDED", "API_URL"]) delete inherited[n];
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: API_DIR,
-    env: { ...inherited, ...baseEnv(dataDir), DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const output: string[] = [];
-  const keep = (chunk: Buffer) => {
-    output.push(chunk.toString("utf8"));
-    if (output.length > 400) output.shift();
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  const instance = { name, child, url: `http://127.0.0.1:${port}`, output, dataDir };
+  const p = startApiProcess({ ...baseEnv(dataDir), DATABASE_URL: databaseUrl, HOST: "127.0.0.1" }, { source: true, keep: 400 });
+  const instance: Instance = { name, child: p.child, url: "", output: p.output, dataDir };
   instances.push(instance);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited:\n${output.join("")}`);
-    try {
-      const res = await fetch(`${instance.url}/readyz`, { signal: AbortSignal.timeout(2_000) });
-      if (res.ok) return instance;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${name} not ready:\n${output.join("")}`);
-    await sleep(200);
-  }
+  await waitReady(p, 60_000);
+  instance.url = p.url;
+  return instance;
 }
 
 async function kill(instance: Instance): Promise<void> {

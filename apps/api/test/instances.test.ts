@@ -2,102 +2,17 @@
 // on one PostgreSQL database and the shared Redis, with no load balancer in front: the client sends
 // its requests round-robin to the four. Every rate-limit response collected here is also checked
 // against the header rules (t ≤ w, the binding window, a 429 naming a full window).
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import net from "node:net";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount, createApiKey, createTestDatabase, setPlan, type CustomLimits } from "@fiskal/accounts";
 import { createDb, type Db, type Plan } from "@fiskal/db";
 import { sekundi } from "@fiskal/limits";
-import { apiStartCommand } from "../scripts/start-command.mjs";
+import { buildApi, killAll, startApiProcess, stopProcess, waitState, type ApiProcess } from "./api-process.ts";
 import { call, PORTAL, REDIS_URL, timely, VALID_OIB, type CallResult } from "./harness.ts";
 
-const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const REPO_ROOT = path.resolve(API_DIR, "../..");
 const INSTANCES = 4;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-// ---------------------------------------------------------------------------------------------
-// The API processes
-
-interface ApiProcess {
-  child: ChildProcess;
-  url: string;
-  output: string[];
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** The bundle production runs, rebuilt from the current sources (an unchanged build is a cache hit). */
-function buildApi(): void {
-  const built = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@fiskal/api", "--output-logs=errors-only"], {
-    cwd: REPO_ROOT,
-    encoding: "utf8",
-    env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" },
-  });
-  if (built.status !== 0) throw new Error(`the API build failed (exit ${built.status}):\n${built.stdout}\n${built.stderr}`);
-}
-
-function startProcess(env: Record<string, string>): ApiProcess {
-  const { env: startEnv, args } = apiStartCommand(API_DIR);
-  const inherited = { ...process.env };
-  // this suite chooses the store: nothing from the outer environment may pick another one
-  for (const name of ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "REDIS_CLUSTER_NODES", "REDIS_USERNAME", "REDIS_PASSWORD", "FISKAL_EMBEDDED"]) {
-    delete inherited[name];
-  }
-  const child = spawn(process.execPath, args, { cwd: API_DIR, env: { ...inherited, ...startEnv, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  const output: string[] = [];
-  const keep = (chunk: Buffer) => {
-    output.push(chunk.toString("utf8"));
-    if (output.length > 200) output.shift();
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  return { child, url: `http://127.0.0.1:${env.PORT}`, output };
-}
-
-/** Ready: the database answers and the limiter decides on the shared Redis (not the local fallback). */
-async function waitReady(p: ApiProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = "";
-  while (Date.now() < deadline) {
-    if (p.child.exitCode !== null || p.child.signalCode !== null) {
-      throw new Error(`the API process at ${p.url} exited (${p.child.exitCode ?? p.child.signalCode}):\n${p.output.join("")}`);
-    }
-    try {
-      const res = await fetch(`${p.url}/readyz`, { signal: AbortSignal.timeout(2_000) });
-      last = await res.text();
-      if (res.ok && JSON.parse(last).checks?.limiter === "ok (redis)") return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`the API process at ${p.url} was not ready within ${timeoutMs} ms (${last}):\n${p.output.join("")}`);
-}
-
-async function stopProcess(p: ApiProcess): Promise<void> {
-  const { child } = p;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Header rules, checked on every response of this file
@@ -252,9 +167,7 @@ async function paced(n: number, batch: number, send1: () => Promise<Sent>): Prom
 // ---------------------------------------------------------------------------------------------
 
 describe(`rate limits across ${INSTANCES} API processes on one Redis`, () => {
-  const stopAll = () => {
-    for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
-  };
+  const stopAll = () => killAll(processes);
 
   beforeAll(async () => {
     // the processes end with the test runner even if afterAll never runs
@@ -265,11 +178,10 @@ describe(`rate limits across ${INSTANCES} API processes on one Redis`, () => {
     const prefix = `t-inst-${randomBytes(6).toString("hex")}`;
     for (let i = 0; i < INSTANCES; i++) {
       processes.push(
-        startProcess({
+        startApiProcess({
           DATABASE_URL: database.url,
           REDIS_URL,
           RATE_LIMIT_PREFIX: prefix,
-          PORT: String(await freePort()),
           HOST: "127.0.0.1",
           PORTAL_URL: PORTAL,
           LOG_LEVEL: "silent",
@@ -277,7 +189,7 @@ describe(`rate limits across ${INSTANCES} API processes on one Redis`, () => {
         }),
       );
     }
-    await Promise.all(processes.map((p) => waitReady(p, 45_000)));
+    await Promise.all(processes.map((p) => waitState(p, "ok (redis)", 45_000)));
     urls = processes.map((p) => p.url);
     // warm every process (code paths, key cache, script cache) on an account no limit refuses
     const warm = await account("ENTERPRISE", { burst: 10_000, perMinute: 50_000, perDay: 1_000_000, endpoints: { oib: 50_000, kpd: 50_000 } });

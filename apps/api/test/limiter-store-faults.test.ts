@@ -2,84 +2,17 @@
 // `start` script's bundle) on one PostgreSQL database and a Redis of this test's own, which the
 // test kills and restarts. Each process counts the others by its heartbeat in the database, admits
 // only its share while Redis is away, and writes its local admissions back when Redis returns.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount, createApiKey, createTestDatabase } from "@fiskal/accounts";
 import { createDb, type Db } from "@fiskal/db";
 import { freePort, startRedis, stopRedis } from "../../../packages/limits/src/test-redis.ts";
-import { apiStartCommand } from "../scripts/start-command.mjs";
+import { buildApi, killAll, startApiProcess, stopProcess, waitState, type ApiProcess } from "./api-process.ts";
 import { call, PORTAL, VALID_OIB, type CallResult } from "./harness.ts";
 
-const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const REPO_ROOT = path.resolve(API_DIR, "../..");
 const INSTANCES = 4;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface ApiProcess {
-  child: ChildProcess;
-  url: string;
-  output: string[];
-}
-
-function buildApi(): void {
-  const built = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@fiskal/api", "--output-logs=errors-only"], {
-    cwd: REPO_ROOT,
-    encoding: "utf8",
-    env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" },
-  });
-  if (built.status !== 0) throw new Error(`the API build failed (exit ${built.status}):\n${built.stdout}\n${built.stderr}`);
-}
-
-function startProcess(env: Record<string, string>): ApiProcess {
-  const { env: startEnv, args } = apiStartCommand(API_DIR);
-  const inherited = { ...process.env };
-  for (const name of ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "REDIS_CLUSTER_NODES", "REDIS_USERNAME", "REDIS_PASSWORD", "FISKAL_EMBEDDED"]) {
-    delete inherited[name];
-  }
-  const child = spawn(process.execPath, args, { cwd: API_DIR, env: { ...inherited, ...startEnv, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  const output: string[] = [];
-  const keep = (chunk: Buffer) => {
-    output.push(chunk.toString("utf8"));
-    if (output.length > 200) output.shift();
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  return { child, url: `http://127.0.0.1:${env.PORT}`, output };
-}
-
-/** What /readyz says of the limiter: "ok (redis)" or "degraded (local fallback)". */
-async function limiterState(p: ApiProcess): Promise<string> {
-  try {
-    const res = await fetch(`${p.url}/readyz`, { signal: AbortSignal.timeout(2_000) });
-    return JSON.parse(await res.text()).checks?.limiter ?? "";
-  } catch {
-    return "";
-  }
-}
-
-async function waitState(p: ApiProcess, state: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((await limiterState(p)) !== state) {
-    if (p.child.exitCode !== null || p.child.signalCode !== null) {
-      throw new Error(`the API process at ${p.url} exited (${p.child.exitCode ?? p.child.signalCode}):\n${p.output.join("")}`);
-    }
-    if (Date.now() > deadline) throw new Error(`the API process at ${p.url} did not report "${state}" within ${timeoutMs} ms:\n${p.output.join("")}`);
-    await sleep(50);
-  }
-}
-
-async function stopProcess(p: ApiProcess): Promise<void> {
-  const { child } = p;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 describe(`the limit across ${INSTANCES} API processes while their Redis goes away and comes back`, () => {
   const processes: ApiProcess[] = [];
@@ -87,9 +20,7 @@ describe(`the limit across ${INSTANCES} API processes while their Redis goes awa
   let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
   let redisPort: number;
   let redis: ChildProcess;
-  const stopAll = () => {
-    for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
-  };
+  const stopAll = () => killAll(processes);
 
   const account = async (burst: number, perMinute = 10_000) => {
     const a = await createAccount(db, { name: "Kvar d.o.o.", plan: "ENTERPRISE", custom: { burst, perMinute, perDay: 100_000 } });
@@ -121,12 +52,11 @@ describe(`the limit across ${INSTANCES} API processes while their Redis goes awa
     const prefix = `t-faults-${randomBytes(6).toString("hex")}`;
     for (let i = 0; i < INSTANCES; i++) {
       processes.push(
-        startProcess({
+        startApiProcess({
           DATABASE_URL: database.url,
           REDIS_URL: `redis://127.0.0.1:${redisPort}`,
           RATE_LIMIT_PREFIX: prefix,
           RATE_LIMIT_STORE_TIMEOUT_MS: "250",
-          PORT: String(await freePort()),
           HOST: "127.0.0.1",
           PORTAL_URL: PORTAL,
           LOG_LEVEL: "warn", // the return to Redis is read from its log line

@@ -3,38 +3,22 @@
 // flushed — after a kill -9 under load, and after a SIGTERM while the database is unreachable (cut by
 // a TCP proxy inside this test). Answers are compared by request id with "UsageEvent" and with the
 // hourly counts in "UsageHour".
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { Agent, request } from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount, createApiKey, createTestDatabase } from "@fiskal/accounts";
 import { createDb, type Db } from "@fiskal/db";
-import { apiStartCommand } from "../scripts/start-command.mjs";
+import { buildApi, startApiProcess, waitState, type ApiProcess } from "./api-process.ts";
 import { PORTAL, REDIS_URL, VALID_OIB } from "./harness.ts";
 
-const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const REPO_ROOT = path.resolve(API_DIR, "../..");
 /** The spool appends every 5 ms: an answer this long before a kill is in the spool. */
 const SPOOLED_WITHIN_MS = 50;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A TCP proxy to PostgreSQL that the test can cut (open connections reset, new ones refused) and restore. */
 async function startDbProxy(target: { host: string; port: number }) {
@@ -73,56 +57,14 @@ async function startDbProxy(target: { host: string; port: number }) {
   };
 }
 
-interface ApiProcess {
-  child: ChildProcess;
-  url: string;
-  output: string[];
-}
-
-function buildApi(): void {
-  const built = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@fiskal/api", "--output-logs=errors-only"], {
-    cwd: REPO_ROOT,
-    encoding: "utf8",
-    env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" },
-  });
-  if (built.status !== 0) throw new Error(`the API build failed (exit ${built.status}):\n${built.stdout}\n${built.stderr}`);
-}
-
 const started: ApiProcess[] = [];
 
-async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
-  const { env: startEnv, args } = apiStartCommand(API_DIR);
-  const inherited = { ...process.env };
-  for (const name of ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "REDIS_CLUSTER_NODES", "REDIS_USERNAME", "REDIS_PASSWORD", "FISKAL_EMBEDDED", "USAGE_SPOOL_DIR"]) {
-    delete inherited[name];
-  }
-  const port = await freePort();
-  const child = spawn(process.execPath, args, {
-    cwd: API_DIR,
-    env: { ...inherited, ...startEnv, REDIS_URL, PORT: String(port), HOST: "127.0.0.1", PORTAL_URL: PORTAL, LOG_LEVEL: "warn", NODE_ENV: "production", WEBHOOK_WORKER: "0", LATE_DELIVERY_INTERVAL_MS: "0", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const output: string[] = [];
-  const keep = (chunk: Buffer) => {
-    output.push(chunk.toString("utf8"));
-    if (output.length > 200) output.shift();
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  const p = { child, url: `http://127.0.0.1:${port}`, output };
+/** A production process on the shared Redis with the usage spool (and the rest of `env`) of the test. */
+async function startApi(env: Record<string, string>): Promise<ApiProcess> {
+  const p = startApiProcess({ REDIS_URL, HOST: "127.0.0.1", PORTAL_URL: PORTAL, LOG_LEVEL: "warn", NODE_ENV: "production", WEBHOOK_WORKER: "0", LATE_DELIVERY_INTERVAL_MS: "0", ...env });
   started.push(p);
-  const deadline = Date.now() + 45_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the API process exited (${child.exitCode ?? child.signalCode}):\n${output.join("")}`);
-    try {
-      const res = await fetch(`${p.url}/readyz`, { signal: AbortSignal.timeout(2_000) });
-      if (res.ok && ((await res.json()) as { checks?: { limiter?: string } }).checks?.limiter === "ok (redis)") return p;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`the API process was not ready in time:\n${output.join("")}`);
+  await waitState(p, "ok (redis)", 45_000);
+  return p;
 }
 
 function exited(p: ApiProcess): Promise<void> {
@@ -181,7 +123,7 @@ describe("usage survives a stop of the API process", () => {
   it("kill -9 under load, restart: every answered request counted once, in the log and the hourly counts", async () => {
     const { accountId, key } = await newKey();
     const env = { DATABASE_URL: database.url, RATE_LIMIT_PREFIX: `t-spool-${randomBytes(4).toString("hex")}`, FISKAL_DATA_DIR: dataDir };
-    const api = await startApiProcess(env);
+    const api = await startApi(env);
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     const answers: { id: string; status: number; at: number }[] = [];
     let stop = false;
@@ -208,7 +150,7 @@ describe("usage survives a stop of the API process", () => {
     const lostBefore = settled.filter((a) => !before.ids.has(a.id)).length;
 
     // The next start counts the dead process's spool before it serves.
-    const again = await startApiProcess(env);
+    const again = await startApi(env);
     const after = await counted(accountId);
     const missing = settled.filter((a) => !after.ids.has(a.id));
     expect(missing.map((a) => a.id)).toEqual([]);
@@ -235,7 +177,7 @@ describe("usage survives a stop of the API process", () => {
       const viaProxy = new URL(database.url);
       viaProxy.host = `127.0.0.1:${proxy.port}`;
       const env = { DATABASE_URL: viaProxy.toString(), RATE_LIMIT_PREFIX: `t-spool-${randomBytes(4).toString("hex")}`, FISKAL_DATA_DIR: dataDir };
-      const api = await startApiProcess(env);
+      const api = await startApi(env);
       const agent = new Agent({ keepAlive: true, maxSockets: 4 });
       const answers: { id: string; status: number }[] = [];
       for (let i = 0; i < 20; i++) answers.push((await oib(agent, api.url, key))!);
@@ -252,7 +194,7 @@ describe("usage survives a stop of the API process", () => {
       expect((await counted(accountId)).rows).toBe(20);
 
       proxy.restore();
-      const again = await startApiProcess(env);
+      const again = await startApi(env);
       const after = await counted(accountId);
       expect(after.ids).toEqual(new Set(answers.map((a) => a.id)));
       expect(after.rows).toBe(79);
