@@ -67,7 +67,7 @@ function exited(p: ApiProcess): boolean {
 }
 
 /** Waits until the process listens and sets `p.url`; fails at once if it exits. */
-export async function waitListening(p: ApiProcess, timeoutMs: number): Promise<void> {
+async function waitListening(p: ApiProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const { file } = urlFiles.get(p)!;
   while (!p.url) {
@@ -82,7 +82,7 @@ export async function waitListening(p: ApiProcess, timeoutMs: number): Promise<v
 }
 
 /** What its /readyz says of the limiter ("ok (redis)", "degraded (local fallback)"), or "" without an answer. */
-export async function limiterState(p: ApiProcess): Promise<string> {
+async function limiterState(p: ApiProcess): Promise<string> {
   try {
     const res = await fetch(`${p.url}/readyz`, { signal: AbortSignal.timeout(2_000) });
     return (JSON.parse(await res.text()) as { checks?: { limiter?: string } }).checks?.limiter ?? "";
