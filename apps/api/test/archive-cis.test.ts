@@ -3,14 +3,15 @@
 // and xmlsec1 on every request) — for a receipt fiscalized at once, one delivered late (NakDost) and
 // one whose answer went through the journal. The export holds both files with their SHA-256 in the
 // manifest; the request verifies with xmlsec1 and validates against FiskalizacijaSchema.xsd, the
-// answer is CIS's bytes, and a changed byte in either fails `pnpm fiskal archive verify`.
+// answer is CIS's bytes, and a changed byte in either fails `pnpm fiskal archive verify` — on its
+// hash, and on its XML signature even when the manifest is rewritten to match.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { manifestCsv, MANIFEST_FORMAT_1, readZip, sha256Hex, ZipWriter, type ZipFile } from "@fiskal/accounts";
+import { chainHash, manifestCsv, MANIFEST_FORMAT_1, readZip, sha256Hex, ZipWriter, type ZipFile } from "@fiskal/accounts";
 import { CIS_XSD, forLibxml2, startLocalCis, type LocalCis, type LocalCisRequest } from "@fiskal/fiscal/testing/local-cis";
 import { run } from "../src/cli.ts";
 import { call, startHarness, VALID_OIB, type Harness } from "./harness.ts";
@@ -68,7 +69,7 @@ async function exportZip(): Promise<Buffer> {
   return Buffer.from(await res.arrayBuffer());
 }
 
-async function verify(zip: Buffer, name: string): Promise<{ code: number; out: { ok: boolean; problems: string[]; files: number } }> {
+async function verify(zip: Buffer, name: string): Promise<{ code: number; out: { ok: boolean; problems: string[]; files: number; signatures: { name: string; signer: string }[] } }> {
   const file = path.join(work, name);
   writeFileSync(file, zip);
   const lines: string[] = [];
@@ -231,18 +232,47 @@ describe("a receipt's CIS messages in the archive", () => {
     expect(csv).toMatch(new RegExp(`/ARHIV-1-${ids.direct.number}/cis-answer\\.xml,.*,xml\\r\\n`));
   });
 
-  it("the export verifies", async () => {
+  it("the export verifies, the XML signature of each CIS request and answer included", async () => {
     const verified = await verify(zip, "good.zip");
     expect(verified.out.problems).toEqual([]);
     expect(verified.code).toBe(0);
     expect(verified.out.files).toBe(3 * 4 + 2);
+    // three receipts' requests, signed with the account's certificate, and CIS's three answers
+    expect(verified.out.signatures.map((s) => s.name).sort()).toEqual(
+      ["direct", "late", "journaled"].flatMap((w) => ["cis-answer.xml", "cis-request.xml"].map((n) => file(ids[w as keyof typeof ids].number, n)!.name)).sort(),
+    );
+    for (const s of verified.out.signatures) expect(s.signer).toMatch(s.name.endsWith("cis-answer.xml") ? /CN=fiskalcistest/ : /CN=/);
   });
 
   it.each(["cis-request.xml", "cis-answer.xml"])("one changed byte of %s fails verification", async (name) => {
     const target = file(ids.direct.number, name)!;
     const verified = await verify(flipByte(zip, target, 200), `changed-${name}.zip`);
     expect(verified.code).toBe(1);
-    expect(verified.out.problems).toEqual([`${target.name}: SHA-256 differs from the manifest (the file was changed)`]);
+    expect(verified.out.problems[0]).toBe(`${target.name}: SHA-256 differs from the manifest (the file was changed)`);
+    expect(verified.out.problems).toHaveLength(2);
+    expect(verified.out.problems[1]).toContain(`${target.name}: its XML signature does not verify (`);
+  });
+
+  it("an answer rewritten together with its manifest (hashes, chain and CSV recomputed) fails on its signature", async () => {
+    const target = file(ids.direct.number, "cis-answer.xml")!;
+    const forged = Buffer.from(target.content.toString("utf8").replace(`<tns:Jir>${ids.direct.request.jir}</tns:Jir>`, "<tns:Jir>00000000-0000-4000-8000-000000000000</tns:Jir>"), "utf8");
+    expect(forged.equals(target.content)).toBe(false);
+    const full = JSON.parse(files.find((f) => f.name === "manifest.json")!.content.toString("utf8")) as { chain: { head_seq: number; head_hash: string }; entries: (Entry & { prev_hash: string; chain_hash: string })[] };
+    let prev = full.entries[0]!.prev_hash;
+    for (const e of full.entries) {
+      if (e.name === target.name) Object.assign(e, { sha256: sha256Hex(forged), size: forged.length });
+      e.prev_hash = prev;
+      e.chain_hash = chainHash({ prevHash: prev, seq: e.seq, name: e.name, sha256: e.sha256 });
+      prev = e.chain_hash;
+    }
+    if (full.entries.at(-1)!.seq === full.chain.head_seq) full.chain.head_hash = prev;
+    const w = new ZipWriter();
+    const parts = files.map((f) =>
+      w.file(f.name, f.name === target.name ? forged : f.name === "manifest.json" ? Buffer.from(JSON.stringify(full)) : f.name === "manifest.csv" ? Buffer.from(manifestCsv(full as never), "utf8") : f.content),
+    );
+    const verified = await verify(Buffer.concat([...parts, w.end()]), "rewritten.zip");
+    expect(verified.out.problems).toEqual([`${target.name}: its XML signature does not verify (the signature does not verify)`]);
+    expect(verified.code).toBe(1);
   });
 
   it("an export in the earlier format (no evidence column) still verifies", async () => {

@@ -1,5 +1,6 @@
 // `pnpm fiskal archive verify FILE.zip`: checks an archive export offline — every file against the
-// manifest's SHA-256 and the manifest's hash chain — and exits 1 on any problem.
+// manifest's SHA-256, the manifest's hash chain and the XML signature of every tax-authority
+// message — and exits 1 on any problem.
 import { createWriteStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { once } from "node:events";
@@ -12,7 +13,8 @@ export const ARCHIVE_USAGE = `  pnpm fiskal archive verify FILE.zip
   pnpm fiskal archive export --account ID --from GGGG-MM-DD --to GGGG-MM-DD --out FILE.zip
 
 archive verify checks an export of GET /v1/archive/export (or the portal's Dokumenti page): each
-file's SHA-256, the hash chain of the manifest, nothing missing or added; exit 1 on any problem.`;
+file's SHA-256, the hash chain of the manifest, nothing missing or added, and the XML signature of
+each signed request and CIS answer kept in the original form; exit 1 on any problem.`;
 
 export async function archiveVerifyCommand(file: string | undefined, print: (human: string, data: unknown) => void, fail: (message: string) => Error): Promise<number> {
   if (!file) throw fail("archive verify needs the ZIP file: pnpm fiskal archive verify FILE.zip");
@@ -25,11 +27,17 @@ export async function archiveVerifyCommand(file: string | undefined, print: (hum
   const result = verifyExport(zip);
   print(
     result.ok
-      ? `OK: ${result.files} files match the manifest; chain of ${result.links} entries intact.`
+      ? `OK: ${result.files} files match the manifest; chain of ${result.links} entries intact; ${result.signatures.length} XML signature${result.signatures.length === 1 ? "" : "s"} of tax-authority messages verify${signers(result.signatures)}.`
       : `FAILED (${result.problems.length} problem${result.problems.length === 1 ? "" : "s"}):\n${result.problems.map((p) => `  ${p}`).join("\n")}`,
     result,
   );
   return result.ok ? 0 : 1;
+}
+
+/** " (signed by: A; B)", each signer once. */
+function signers(signatures: { signer: string }[]): string {
+  const names = [...new Set(signatures.map((s) => s.signer))];
+  return names.length ? ` (signed by: ${names.join("; ")})` : "";
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,7 +1,10 @@
 // Verification of an archive export (format: @fiskal/accounts archive/format.ts): every file's
-// SHA-256, the manifest's chain links, the span they cover, nothing missing or added.
+// SHA-256, the manifest's chain links, the span they cover, nothing missing or added, and the XML
+// signature of every tax-authority message kept in its original form (the signed RacunZahtjev and
+// CIS's signed answer): a file rewritten together with its manifest still fails on its signature.
 import { z } from "zod";
-import { chainHash, manifestCsv, MANIFEST_CSV, MANIFEST_FORMAT, MANIFEST_FORMAT_1, MANIFEST_JSON, readZip, sha256Hex } from "@fiskal/accounts";
+import { chainHash, CIS_ANSWER_FILE, CIS_REQUEST_FILE, manifestCsv, MANIFEST_CSV, MANIFEST_FORMAT, MANIFEST_FORMAT_1, MANIFEST_JSON, readZip, sha256Hex } from "@fiskal/accounts";
+import { soapBodyElement, verifyEnvelopedIntegrity } from "@fiskal/fiscal";
 
 const Hash = z.string().regex(/^[0-9a-f]{64}$/);
 const ManifestShape = z.object({
@@ -32,7 +35,28 @@ export interface Verification {
   ok: boolean;
   files: number;
   links: number;
+  /** Tax-authority messages whose XML signature verifies with the certificate they carry, and who signed each. */
+  signatures: { name: string; signer: string }[];
   problems: string[];
+}
+
+const SIGNED_FILES = [CIS_REQUEST_FILE, CIS_ANSWER_FILE];
+
+/** The signer of an archived message (a SOAP envelope's body element, or the element itself), or why its signature fails. */
+function archivedSignature(xml: string): { signer: string } | { problem: string } {
+  let element = xml;
+  if (/^\s*(<\?xml[^>]*\?>\s*)?<([A-Za-z_][\w.-]*:)?Envelope[\s>]/.test(xml)) {
+    try {
+      element = soapBodyElement(xml);
+    } catch (err) {
+      return { problem: (err as Error).message };
+    }
+  }
+  try {
+    return { signer: verifyEnvelopedIntegrity(element).signerSubject };
+  } catch (err) {
+    return { problem: (err as Error).message };
+  }
 }
 
 /** Checks an export: the manifest's chain, each file against its hash, and nothing missing or extra. */
@@ -42,11 +66,11 @@ export function verifyExport(zip: Buffer): Verification {
   try {
     files = readZip(zip);
   } catch (err) {
-    return { ok: false, files: 0, links: 0, problems: [(err as Error).message] };
+    return { ok: false, files: 0, links: 0, signatures: [], problems: [(err as Error).message] };
   }
   const byName = new Map(files.map((f) => [f.name, f]));
   const manifestFile = byName.get(MANIFEST_JSON);
-  if (!manifestFile) return { ok: false, files: 0, links: 0, problems: [`${MANIFEST_JSON} is missing`] };
+  if (!manifestFile) return { ok: false, files: 0, links: 0, signatures: [], problems: [`${MANIFEST_JSON} is missing`] };
   const parsed = ManifestShape.safeParse((() => {
     try {
       return JSON.parse(manifestFile.content.toString("utf8")) as unknown;
@@ -54,9 +78,10 @@ export function verifyExport(zip: Buffer): Verification {
       return null;
     }
   })());
-  if (!parsed.success) return { ok: false, files: 0, links: 0, problems: [`${MANIFEST_JSON} is not a Fiskal archive manifest`] };
+  if (!parsed.success) return { ok: false, files: 0, links: 0, signatures: [], problems: [`${MANIFEST_JSON} is not a Fiskal archive manifest`] };
   const manifest = parsed.data;
   const entries = manifest.entries;
+  const signatures: Verification["signatures"] = [];
   entries.forEach((e, i) => {
     const prev = entries[i - 1];
     if (prev && e.seq !== prev.seq + 1) problems.push(`chain: entry ${prev.seq + 1} is missing (after ${prev.seq} comes ${e.seq})`);
@@ -67,6 +92,11 @@ export function verifyExport(zip: Buffer): Verification {
     if (!file) return void problems.push(`${e.name}: missing from the export`);
     if (file.content.length !== e.size) problems.push(`${e.name}: ${file.content.length} bytes, the manifest says ${e.size}`);
     if (sha256Hex(file.content) !== e.sha256) problems.push(`${e.name}: SHA-256 differs from the manifest (the file was changed)`);
+    if (SIGNED_FILES.some((f) => e.name.endsWith(`/${f}`))) {
+      const checked = archivedSignature(file.content.toString("utf8"));
+      if ("signer" in checked) signatures.push({ name: e.name, signer: checked.signer });
+      else problems.push(`${e.name}: its XML signature does not verify (${checked.problem})`);
+    }
   });
   const span = manifest.chain;
   if ((entries[0]?.seq ?? 0) !== span.first_seq || (entries.at(-1)?.seq ?? 0) !== span.last_seq) {
@@ -79,5 +109,5 @@ export function verifyExport(zip: Buffer): Verification {
   const csv = byName.get(MANIFEST_CSV);
   if (!csv) problems.push(`${MANIFEST_CSV} is missing`);
   else if (csv.content.toString("utf8") !== manifestCsv(manifest)) problems.push(`${MANIFEST_CSV} does not match ${MANIFEST_JSON}`);
-  return { ok: problems.length === 0, files: listed.size, links: entries.length, problems };
+  return { ok: problems.length === 0, files: listed.size, links: entries.length, signatures, problems };
 }

@@ -13,7 +13,7 @@ export {
   type RacunProblem,
   type RacunType,
 } from "./racun.ts";
-export { isTrustedSigner, pemCertificates, SIGNATURE_PROFILES, SignatureError, signEnveloped, verifyEnveloped, type SignatureProfile, type SignerTrust, type VerifiedDocument } from "./sign.ts";
+export { isTrustedSigner, pemCertificates, SIGNATURE_PROFILES, SignatureError, signEnveloped, verifyEnveloped, verifyEnvelopedIntegrity, type SignatureProfile, type SignerTrust, type VerifiedDocument } from "./sign.ts";
 export { CIS_NS, parseRacunOdgovor, racunXml, racunZahtjevXml, RACUNI_SOAP_ACTION, soapBodyElement, soapEnvelope, SoapError, type RacunOdgovor } from "./xml.ts";
 export {
   CIS_OPERATIONS,

@@ -153,6 +153,30 @@ function toPem(b64: string): string {
  * does not verify, it does not cover the element by its Id, or the signer is not trusted.
  */
 export function verifyEnveloped(elementXml: string, trust: SignerTrust, now: Date = new Date()): VerifiedDocument {
+  return checkEnveloped(elementXml, (signerPem) => {
+    if (!isTrustedSigner(signerPem, trust, now)) throw new SignatureError("the message is signed by a certificate that is not trusted");
+  });
+}
+
+/**
+ * An archived message's integrity: its enveloped signature verifies with the certificate it
+ * carries and covers the whole element. Whom that certificate belongs to, and whether it was
+ * trusted when the message was exchanged, is not asked: the caller reads the signer from the
+ * result. Throws SignatureError as verifyEnveloped does.
+ */
+export function verifyEnvelopedIntegrity(elementXml: string): VerifiedDocument & { signerSubject: string } {
+  let signerSubject = "";
+  const verified = checkEnveloped(elementXml, (signerPem) => {
+    try {
+      signerSubject = new X509Certificate(signerPem).subject.split("\n").join(", ");
+    } catch {
+      throw new SignatureError("the signature's certificate cannot be read");
+    }
+  });
+  return { ...verified, signerSubject };
+}
+
+function checkEnveloped(elementXml: string, acceptSigner: (signerPem: string) => void): VerifiedDocument {
   const doc = new DOMParser({ onError: () => undefined }).parseFromString(elementXml, "text/xml");
   const root = doc.documentElement;
   if (!root) throw new SignatureError("the message is not XML");
@@ -164,7 +188,7 @@ export function verifyEnveloped(elementXml: string, trust: SignerTrust, now: Dat
   const certNode = signature.getElementsByTagNameNS(DSIG, "X509Certificate")[0];
   if (!certNode?.textContent) throw new SignatureError("the signature carries no certificate");
   const signerPem = toPem(certNode.textContent);
-  if (!isTrustedSigner(signerPem, trust, now)) throw new SignatureError("the message is signed by a certificate that is not trusted");
+  acceptSigner(signerPem);
   // "Id" on CIS answers; a namespace-qualified "id" on Fiscalization 2.0 answers.
   const idAttr = Array.from(root.attributes).find((a) => ["Id", "ID", "id"].includes(a.localName ?? a.name));
   const id = idAttr?.value;
