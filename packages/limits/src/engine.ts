@@ -170,6 +170,8 @@ export class Engine {
 
   async decide(input: DecideInput): Promise<Decision> {
     const plan = this.planFor(input);
+    // @upstash/ratelimit types limit() as its own RatelimitResponse; our custom algorithm (algorithm.ts)
+    // returns that shape plus every window's state, which the library passes through untouched.
     const r = (await plan.ratelimit.limit(identifierOf(input.identity))) as unknown as MultiWindowResponse;
     const decision: Decision = {
       allowed: r.success,
