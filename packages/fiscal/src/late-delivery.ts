@@ -2,6 +2,7 @@
 // a receipt is delivered at the moment it is issued; anything later is a late delivery, NakDost),
 // and until when the law still takes it (Fiscalization Act art. 21(2): within two working days).
 import { croatianDate, ISSUE_TIME_MAX_SKEW_MS, zagrebDate } from "./bounds.ts";
+import { zagrebMidnight } from "./zagreb.ts";
 
 /**
  * A receipt issued more than this before Fiskal received it goes to CIS as a late delivery
@@ -49,15 +50,6 @@ export function croatianHolidays(year: number): Set<string> {
 export function isWorkingDay(day: string): boolean {
   const weekday = new Date(`${day}T12:00:00Z`).getUTCDay();
   return weekday !== 0 && weekday !== 6 && !croatianHolidays(Number(day.slice(0, 4))).has(day);
-}
-
-/** Midnight in Zagreb at the start of `day` (CET or CEST, whichever names that date). */
-function zagrebMidnight(day: string): Date {
-  for (const offset of ["+01:00", "+02:00"]) {
-    const candidate = new Date(`${day}T00:00:00${offset}`);
-    if (zagrebDate(candidate) === day && zagrebDate(new Date(candidate.getTime() - 1)) !== day) return candidate;
-  }
-  return new Date(`${day}T00:00:00+01:00`);
 }
 
 /**

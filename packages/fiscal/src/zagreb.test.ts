@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { croatianDateTime, formatCisDateTime, zagrebDate, zagrebDateTime, zagrebTime } from "./zagreb.ts";
+import { croatianDateTime, formatCisDateTime, zagrebDate, zagrebDateTime, zagrebMidnight, zagrebTime } from "./zagreb.ts";
 
 // Instants on both sides of the 2026 DST changes in Zagreb (spring forward 29 March, fall back 25 October).
 const at = (iso: string) => new Date(iso);
@@ -30,5 +30,13 @@ describe("Zagreb formatters across DST", () => {
     expect(zagrebDateTime(at("2026-03-29T01:30:05Z"))).toBe("2026-03-29 03:30:05");
     expect(zagrebDateTime(at("2026-10-25T01:30:00Z"))).toBe("2026-10-25 02:30:00");
     expect(zagrebDateTime(at("2026-12-31T23:00:00Z"))).toBe("2027-01-01 00:00:00");
+  });
+
+  it("zagrebMidnight is 00:00 in Zagreb, CET or CEST, also on the days the clocks change", () => {
+    expect(zagrebMidnight("2026-01-05").toISOString()).toBe("2026-01-04T23:00:00.000Z");
+    expect(zagrebMidnight("2026-03-29").toISOString()).toBe("2026-03-28T23:00:00.000Z"); // a 23-hour day
+    expect(zagrebMidnight("2026-03-30").toISOString()).toBe("2026-03-29T22:00:00.000Z");
+    expect(zagrebMidnight("2026-10-25").toISOString()).toBe("2026-10-24T22:00:00.000Z"); // a 25-hour day
+    expect(zagrebMidnight("2026-10-26").toISOString()).toBe("2026-10-25T23:00:00.000Z");
   });
 });

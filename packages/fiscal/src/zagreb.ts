@@ -1,9 +1,9 @@
 // Wall-clock time in Europe/Zagreb (CET/CEST): the one formatter behind the CIS date format, the QR
-// code's date, Fiscalization 2.0's send time, the receipt's calendar checks, the e-mails' dates and the
-// portal's day boundaries and exports (imported there as `@fiskal/fiscal/zagreb`, which needs nothing
-// from Node). The instant decides the
-// offset, so the repeated hour at the end of DST reads as the same wall-clock time twice, exactly as a
-// till in Zagreb would print it.
+// code's date, Fiscalization 2.0's send time, the receipt's calendar checks and late-delivery
+// deadline, the e-mails' dates and the portal's day boundaries and exports (imported there as
+// `@fiskal/fiscal/zagreb`, which needs nothing from Node). The instant decides the offset, so the
+// repeated hour at the end of DST reads as the same wall-clock time twice, exactly as a till in
+// Zagreb would print it.
 
 export const ZAGREB_TIME_ZONE = "Europe/Zagreb";
 
@@ -38,6 +38,15 @@ export function zagrebTime(d: Date): ZagrebTime {
 export function zagrebDate(d: Date): string {
   const p = zagrebTime(d);
   return `${p.year}-${p.month}-${p.day}`;
+}
+
+/** The instant Zagreb's calendar day `day` (YYYY-MM-DD) begins: 00:00 CET or CEST, whichever names that date. */
+export function zagrebMidnight(day: string): Date {
+  for (const offset of ["+01:00", "+02:00"]) {
+    const candidate = new Date(`${day}T00:00:00${offset}`);
+    if (zagrebDate(candidate) === day && zagrebDate(new Date(candidate.getTime() - 1)) !== day) return candidate;
+  }
+  return new Date(`${day}T00:00:00+01:00`);
 }
 
 /** "2026-11-23 17:05:09" in Zagreb local time: sortable, for CSV exports. */

@@ -40,20 +40,10 @@ export interface Verification {
   problems: string[];
 }
 
-const SIGNED_FILES = [CIS_REQUEST_FILE, CIS_ANSWER_FILE];
-
-/** The signer of an archived message (a SOAP envelope's body element, or the element itself), or why its signature fails. */
-function archivedSignature(xml: string): { signer: string } | { problem: string } {
-  let element = xml;
-  if (/^\s*(<\?xml[^>]*\?>\s*)?<([A-Za-z_][\w.-]*:)?Envelope[\s>]/.test(xml)) {
-    try {
-      element = soapBodyElement(xml);
-    } catch (err) {
-      return { problem: (err as Error).message };
-    }
-  }
+/** The signer of an archived message, or why its signature fails: the request is the signed element as sent, the answer CIS's whole SOAP envelope. */
+function archivedSignature(kind: "request" | "answer", xml: string): { signer: string } | { problem: string } {
   try {
-    return { signer: verifyEnvelopedIntegrity(element).signerSubject };
+    return { signer: verifyEnvelopedIntegrity(kind === "answer" ? soapBodyElement(xml) : xml).signerSubject };
   } catch (err) {
     return { problem: (err as Error).message };
   }
@@ -92,8 +82,9 @@ export function verifyExport(zip: Buffer): Verification {
     if (!file) return void problems.push(`${e.name}: missing from the export`);
     if (file.content.length !== e.size) problems.push(`${e.name}: ${file.content.length} bytes, the manifest says ${e.size}`);
     if (sha256Hex(file.content) !== e.sha256) problems.push(`${e.name}: SHA-256 differs from the manifest (the file was changed)`);
-    if (SIGNED_FILES.some((f) => e.name.endsWith(`/${f}`))) {
-      const checked = archivedSignature(file.content.toString("utf8"));
+    const signed = e.name.endsWith(`/${CIS_REQUEST_FILE}`) ? "request" : e.name.endsWith(`/${CIS_ANSWER_FILE}`) ? "answer" : null;
+    if (signed) {
+      const checked = archivedSignature(signed, file.content.toString("utf8"));
       if ("signer" in checked) signatures.push({ name: e.name, signer: checked.signer });
       else problems.push(`${e.name}: its XML signature does not verify (${checked.problem})`);
     }

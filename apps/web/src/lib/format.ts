@@ -1,7 +1,5 @@
 // Croatian formatting of numbers, dates and durations shared by every page.
-import { ZAGREB_TIME_ZONE } from "@fiskal/fiscal/zagreb";
-
-const TZ = ZAGREB_TIME_ZONE;
+import { ZAGREB_TIME_ZONE as TZ } from "@fiskal/fiscal/zagreb";
 
 const integer = new Intl.NumberFormat("hr-HR", { maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat("hr-HR", { maximumFractionDigits: 1 });

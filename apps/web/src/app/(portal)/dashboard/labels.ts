@@ -1,10 +1,9 @@
 // Labels of the dashboard's chart buckets, in Europe/Zagreb.
-import { ZAGREB_TIME_ZONE } from "@fiskal/fiscal/zagreb";
+import { ZAGREB_TIME_ZONE as TZ } from "@fiskal/fiscal/zagreb";
 import type { Bar } from "~/components/BarChart";
 import type { PortalOutputs } from "~/lib/portal-types";
 
 type Overview = PortalOutputs["usage"]["overview"];
-const TZ = ZAGREB_TIME_ZONE;
 const hourFmt = new Intl.DateTimeFormat("hr-HR", { hour: "2-digit", hourCycle: "h23", timeZone: TZ });
 const dayFmt = new Intl.DateTimeFormat("hr-HR", { day: "numeric", month: "numeric", timeZone: TZ });
 const dayLongFmt = new Intl.DateTimeFormat("hr-HR", { weekday: "short", day: "numeric", month: "numeric", year: "numeric", timeZone: TZ });

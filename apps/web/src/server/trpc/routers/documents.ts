@@ -1,8 +1,7 @@
 // The Dokumenti page: the account's receipts, issued and received e-invoices (newest first, keyset
 // paging on created_at and id, as the API's lists), one document's detail, the recipient's decision
 // on a received e-invoice, and the eIzvještavanje notice.
-import { zagrebDate, ZAGREB_TIME_ZONE } from "@fiskal/fiscal/zagreb";
-import { localMidnight } from "@fiskal/usage";
+import { zagrebDate, zagrebMidnight } from "@fiskal/fiscal/zagreb";
 import { decideReceivedEInvoice, findReceivedEInvoice, ReceivedEInvoiceError } from "@fiskal/accounts";
 import type { Prisma } from "@fiskal/db";
 import { receiptQrSvg, receiptQrUrl } from "@fiskal/fiscal";
@@ -27,7 +26,6 @@ const listInput = z.object({
   cursor: z.string().max(200).optional(),
 });
 
-const zagrebDayStart = (day: string) => localMidnight(day, ZAGREB_TIME_ZONE);
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 function decode(cursor: string | undefined): { t: Date; i: string } | null {
@@ -71,8 +69,8 @@ export const documentsRouter = {
     let rows: (DocumentRow & { createdAt: Date })[];
     if (input.kind === "receipts") {
       const issuedAt: Prisma.DateTimeFilter = {};
-      if (input.from) issuedAt.gte = zagrebDayStart(input.from);
-      if (input.to) issuedAt.lt = zagrebDayStart(nextDay(input.to));
+      if (input.from) issuedAt.gte = zagrebMidnight(input.from);
+      if (input.to) issuedAt.lt = zagrebMidnight(nextDay(input.to));
       const found = await ctx.db.invoice.findMany({ where: where({ ...(input.from || input.to ? { issuedAt } : {}), ...(input.buyerOib ? { buyerOib: input.buyerOib } : {}) }), ...page });
       rows = found.map((r) => ({
         id: r.id,
