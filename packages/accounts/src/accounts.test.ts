@@ -27,6 +27,16 @@ afterAll(async () => {
   await database?.drop();
 });
 
+/** A connection that listens on the invalidation channel, and the payloads of what it has received. */
+async function invalidationListener(): Promise<{ listener: pg.Client; notified: string[] }> {
+  const listener = new pg.Client({ connectionString: database.url });
+  await listener.connect();
+  const notified: string[] = [];
+  listener.on("notification", (n) => notified.push(n.payload ?? ""));
+  await listener.query(`LISTEN ${INVALIDATION_CHANNEL}`);
+  return { listener, notified };
+}
+
 describe("API keys", () => {
   it("generates fsk_<env>_ + 32 base62 characters with a 13-character prefix", () => {
     const keys = Array.from({ length: 200 }, () => generateApiKey("live"));
@@ -114,11 +124,7 @@ describe("accounts and plans", () => {
   });
 
   it("setPlan with the plan and limits the account already has neither bumps limitsVersion nor announces", async () => {
-    const listener = new pg.Client({ connectionString: database.url });
-    await listener.connect();
-    const notified: string[] = [];
-    listener.on("notification", (n) => notified.push(n.payload ?? ""));
-    await listener.query(`LISTEN ${INVALIDATION_CHANNEL}`);
+    const { listener, notified } = await invalidationListener();
     try {
       const account = await createAccount(db, { name: "Steady d.o.o.", plan: "STARTER" });
       expect((await setPlan(db, account.id, "STARTER")).limitsVersion).toBe(1);
@@ -140,11 +146,7 @@ describe("accounts and plans", () => {
   });
 
   it("setPlan inside a transaction is undone with it and announces nothing", async () => {
-    const listener = new pg.Client({ connectionString: database.url });
-    await listener.connect();
-    const notified: string[] = [];
-    listener.on("notification", (n) => notified.push(n.payload ?? ""));
-    await listener.query(`LISTEN ${INVALIDATION_CHANNEL}`);
+    const { listener, notified } = await invalidationListener();
     try {
       const account = await createAccount(db, { name: "Undone d.o.o." });
       await expect(

@@ -5,23 +5,7 @@ import { systemClock, type Clock } from "./clock.js";
 import { FiskalError, isErrorEnvelope, type FiskalErrorCode } from "./errors.js";
 import { RateGate, WindowExhaustedError, parseRateLimitFields, type GatePause, type GateScope, type GateTicket, type RateLimitStanding, type RateLimitWindow } from "./gate.js";
 import { redisPacingStore, type PacingStore, type RedisPacingOptions } from "./pacing-store.js";
-import type {
-  EInvoice,
-  EInvoiceDocument,
-  EInvoiceRejection,
-  EInvoiceReport,
-  FiscalizeRequest,
-  Invoice,
-  KpdBatchResult,
-  KpdCode,
-  KpdSearchParams,
-  KpdSearchResult,
-  Limits,
-  OibBatchResult,
-  OibResult,
-  ReceivedEInvoiceDocument,
-  SendEInvoiceRequest,
-} from "./types.js";
+import type * as Api from "./types.js";
 
 /** Values per batch request the API accepts (a batch counts as one request). */
 export const MAX_BATCH = 100;
@@ -226,61 +210,61 @@ export class FiskalClient {
   // --- invoices and e-invoices -------------------------------------------------------------
 
   /** POST /v1/invoices/fiscalize. Retries reuse one Idempotency-Key, so a receipt is fiscalized at most once. */
-  async fiscalize(receipt: FiscalizeRequest, options: IdempotentCallOptions = {}): Promise<Invoice> {
+  async fiscalize(receipt: Api.FiscalizeRequest, options: IdempotentCallOptions = {}): Promise<Api.Invoice> {
     const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
-    return (await this.request<Invoice>({ ...options, method: "POST", path: "/v1/invoices/fiscalize", body: receipt, idempotencyKey })).data;
+    return (await this.request<Api.Invoice>({ ...options, method: "POST", path: "/v1/invoices/fiscalize", body: receipt, idempotencyKey })).data;
   }
 
   /** GET /v1/invoices/{id}. */
-  async getInvoice(id: string, options: CallOptions = {}): Promise<Invoice> {
-    return (await this.request<Invoice>({ ...options, method: "GET", path: `/v1/invoices/${encodeURIComponent(id)}` })).data;
+  async getInvoice(id: string, options: CallOptions = {}): Promise<Api.Invoice> {
+    return (await this.request<Api.Invoice>({ ...options, method: "GET", path: `/v1/invoices/${encodeURIComponent(id)}` })).data;
   }
 
   /** POST /v1/einvoices/send, with an Idempotency-Key like fiscalize. */
-  async sendEInvoice(invoice: SendEInvoiceRequest, options: IdempotentCallOptions = {}): Promise<EInvoice> {
+  async sendEInvoice(invoice: Api.SendEInvoiceRequest, options: IdempotentCallOptions = {}): Promise<Api.EInvoice> {
     const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
-    return (await this.request<EInvoice>({ ...options, method: "POST", path: "/v1/einvoices/send", body: invoice, idempotencyKey })).data;
+    return (await this.request<Api.EInvoice>({ ...options, method: "POST", path: "/v1/einvoices/send", body: invoice, idempotencyKey })).data;
   }
 
   /** GET /v1/einvoices/{id}: the e-invoice, issued or received (`direction`), with its UBL XML and Fiscalization 2.0 state. */
-  async getEInvoice(id: string, options: CallOptions = {}): Promise<EInvoiceDocument> {
-    return (await this.request<EInvoiceDocument>({ ...options, method: "GET", path: `/v1/einvoices/${encodeURIComponent(id)}` })).data;
+  async getEInvoice(id: string, options: CallOptions = {}): Promise<Api.EInvoiceDocument> {
+    return (await this.request<Api.EInvoiceDocument>({ ...options, method: "GET", path: `/v1/einvoices/${encodeURIComponent(id)}` })).data;
   }
 
   /** POST /v1/einvoices/{id}/acceptance: the recipient accepts a received e-invoice (recorded in Fiskal; nothing is sent to the tax authority). */
-  async acceptEInvoice(id: string, options: CallOptions = {}): Promise<ReceivedEInvoiceDocument> {
-    return (await this.request<ReceivedEInvoiceDocument>({ ...options, method: "POST", path: `/v1/einvoices/${encodeURIComponent(id)}/acceptance`, body: {} })).data;
+  async acceptEInvoice(id: string, options: CallOptions = {}): Promise<Api.ReceivedEInvoiceDocument> {
+    return (await this.request<Api.ReceivedEInvoiceDocument>({ ...options, method: "POST", path: `/v1/einvoices/${encodeURIComponent(id)}/acceptance`, body: {} })).data;
   }
 
   /**
    * POST /v1/einvoices/{id}/rejection: the recipient rejects a received e-invoice (art. 52) and the
    * rejection is reported to the tax authority; retries reuse one Idempotency-Key, so it is reported once.
    */
-  async rejectEInvoice(id: string, rejection: EInvoiceRejection, options: IdempotentCallOptions = {}): Promise<EInvoiceReport> {
+  async rejectEInvoice(id: string, rejection: Api.EInvoiceRejection, options: IdempotentCallOptions = {}): Promise<Api.EInvoiceReport> {
     const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
-    return (await this.request<EInvoiceReport>({ ...options, method: "POST", path: `/v1/einvoices/${encodeURIComponent(id)}/rejection`, body: rejection, idempotencyKey })).data;
+    return (await this.request<Api.EInvoiceReport>({ ...options, method: "POST", path: `/v1/einvoices/${encodeURIComponent(id)}/rejection`, body: rejection, idempotencyKey })).data;
   }
 
   // --- KPD 2025 (cached) ---------------------------------------------------------------------
 
   /** GET /v1/kpd/{code}, e.g. "62.10.11", "62" or "J". */
-  async getKpd(code: string, options: CallOptions = {}): Promise<KpdCode> {
-    return (await this.request<KpdCode>({ ...options, method: "GET", path: `/v1/kpd/${encodeURIComponent(code)}`, cache: true })).data;
+  async getKpd(code: string, options: CallOptions = {}): Promise<Api.KpdCode> {
+    return (await this.request<Api.KpdCode>({ ...options, method: "GET", path: `/v1/kpd/${encodeURIComponent(code)}`, cache: true })).data;
   }
 
   /** GET /v1/kpd/search; a string is the query `q`. */
-  async searchKpd(params: KpdSearchParams | string, options: CallOptions = {}): Promise<KpdSearchResult> {
-    const p: KpdSearchParams = typeof params === "string" ? { q: params } : params;
+  async searchKpd(params: Api.KpdSearchParams | string, options: CallOptions = {}): Promise<Api.KpdSearchResult> {
+    const p: Api.KpdSearchParams = typeof params === "string" ? { q: params } : params;
     const query = { q: p.q, limit: p.limit, offset: p.offset, level: p.level, section: p.section };
-    return (await this.request<KpdSearchResult>({ ...options, method: "GET", path: "/v1/kpd/search", query, cache: true })).data;
+    return (await this.request<Api.KpdSearchResult>({ ...options, method: "GET", path: "/v1/kpd/search", query, cache: true })).data;
   }
 
   /**
    * Every result of a KPD search, in ranked order, fetched a page (`limit`, default 100) at a time
    * as the loop consumes them: `for await (const code of client.searchKpdAll("psenica")) …`.
    */
-  async *searchKpdAll(params: Omit<KpdSearchParams, "offset"> | string, options: CallOptions = {}): AsyncGenerator<KpdSearchResult["results"][number]> {
-    const p: KpdSearchParams = typeof params === "string" ? { q: params, limit: 100 } : { limit: 100, ...params };
+  async *searchKpdAll(params: Omit<Api.KpdSearchParams, "offset"> | string, options: CallOptions = {}): AsyncGenerator<Api.KpdSearchResult["results"][number]> {
+    const p: Api.KpdSearchParams = typeof params === "string" ? { q: params, limit: 100 } : { limit: 100, ...params };
     let offset = 0;
     for (;;) {
       const page = await this.searchKpd({ ...p, offset }, options);
@@ -291,14 +275,14 @@ export class FiskalClient {
   }
 
   /** GET /v1/kpd/batch: at most 100 codes in one request; use lookupKpd for longer lists. */
-  async kpdBatch(codes: readonly string[], options: CallOptions = {}): Promise<KpdBatchResult> {
+  async kpdBatch(codes: readonly string[], options: CallOptions = {}): Promise<Api.KpdBatchResult> {
     checkBatch("kpdBatch", codes, "lookupKpd");
     const query = { codes: codes.join(",") };
-    return (await this.request<KpdBatchResult>({ ...options, method: "GET", path: "/v1/kpd/batch", query, cache: true })).data;
+    return (await this.request<Api.KpdBatchResult>({ ...options, method: "GET", path: "/v1/kpd/batch", query, cache: true })).data;
   }
 
   /** Any number of codes: batches of 100, results merged in input order. */
-  async lookupKpd(codes: readonly string[], options: CallOptions = {}): Promise<KpdBatchResult> {
+  async lookupKpd(codes: readonly string[], options: CallOptions = {}): Promise<Api.KpdBatchResult> {
     const parts = await Promise.all(chunk(codes, MAX_BATCH).map((c) => this.kpdBatch(c, options)));
     const results = parts.flatMap((p) => p.results);
     return { results, found: results.filter((r) => r.found).length, missing: results.filter((r) => !r.found).map((r) => r.code) };
@@ -307,18 +291,18 @@ export class FiskalClient {
   // --- OIB -------------------------------------------------------------------------------------
 
   /** POST /v1/validate/oib. An invalid OIB is a result (`valid: false`), not an error. */
-  async validateOib(oib: string, options: CallOptions = {}): Promise<OibResult> {
-    return (await this.request<OibResult>({ ...options, method: "POST", path: "/v1/validate/oib", body: { oib } })).data;
+  async validateOib(oib: string, options: CallOptions = {}): Promise<Api.OibResult> {
+    return (await this.request<Api.OibResult>({ ...options, method: "POST", path: "/v1/validate/oib", body: { oib } })).data;
   }
 
   /** POST /v1/validate/oib/batch: at most 100 OIBs in one request; use validateOibs for longer lists. */
-  async validateOibBatch(oibs: readonly string[], options: CallOptions = {}): Promise<OibBatchResult> {
+  async validateOibBatch(oibs: readonly string[], options: CallOptions = {}): Promise<Api.OibBatchResult> {
     checkBatch("validateOibBatch", oibs, "validateOibs");
-    return (await this.request<OibBatchResult>({ ...options, method: "POST", path: "/v1/validate/oib/batch", body: { oibs } })).data;
+    return (await this.request<Api.OibBatchResult>({ ...options, method: "POST", path: "/v1/validate/oib/batch", body: { oibs } })).data;
   }
 
   /** Any number of OIBs: batches of 100, results merged in input order. */
-  async validateOibs(oibs: readonly string[], options: CallOptions = {}): Promise<OibBatchResult> {
+  async validateOibs(oibs: readonly string[], options: CallOptions = {}): Promise<Api.OibBatchResult> {
     const parts = await Promise.all(chunk(oibs, MAX_BATCH).map((c) => this.validateOibBatch(c, options)));
     const results = parts.flatMap((p) => p.results);
     const valid = results.filter((r) => r.valid).length;
@@ -328,8 +312,8 @@ export class FiskalClient {
   // --- account ---------------------------------------------------------------------------------
 
   /** GET /v1/limits: the account's standing in every window (free: consumes no quota). */
-  async limits(options: CallOptions = {}): Promise<Limits> {
-    return (await this.request<Limits>({ ...options, method: "GET", path: "/v1/limits" })).data;
+  async limits(options: CallOptions = {}): Promise<Api.Limits> {
+    return (await this.request<Api.Limits>({ ...options, method: "GET", path: "/v1/limits" })).data;
   }
 
   /** GET /v1/openapi.json: the API's OpenAPI 3.1 document. */
@@ -391,7 +375,7 @@ export class FiskalClient {
   /** Reads every window from GET /v1/limits (free) into the shared gate; one attempt. */
   private async learnLimits(): Promise<void> {
     const sentAt = this.clock.now();
-    const res = await this.send<Limits>({ method: "GET", path: "/v1/limits" }, { sent: 0 }, 1, Infinity);
+    const res = await this.send<Api.Limits>({ method: "GET", path: "/v1/limits" }, { sent: 0 }, 1, Infinity);
     const nowS = this.clock.now() / 1000;
     const windows: RateLimitWindow[] = [];
     const add = (w: { name: string; policy?: string; limit: number; remaining: number; reset: number; window_seconds: number } | undefined) => {

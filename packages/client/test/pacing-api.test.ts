@@ -234,7 +234,8 @@ describe("the shared pacing store", () => {
   });
 });
 
-describe("two processes on one key", () => {
+// The two runs wait most of their 19 s on their own keys: side by side.
+describe.concurrent("two processes on one key", () => {
   const LIMITS: Custom = { burst: 10, perMinute: 1_000, perDay: 100_000, endpoints: { oib: 1_000, kpd: 1_000 } };
 
   async function twoProcesses(shared: boolean): Promise<{ refused: number; wallMs: number; minMs: number; failures: string[] }> {

@@ -1,13 +1,10 @@
 // The usage_event_partitions migration: an existing, unpartitioned request log becomes daily
 // partitions of "createdAt" with every row, id and value kept, and the id sequence going on.
-import { cp, mkdtemp, rm } from "node:fs/promises";
 import { readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { migrate } from "./migrate.ts";
 import { MIGRATIONS_DIR } from "./paths.ts";
-import { emptyDatabase, query } from "./test-support.ts";
+import { emptyDatabase, migrationsBefore, query } from "./test-support.ts";
 
 const PARTITIONS = readdirSync(MIGRATIONS_DIR).find((d) => d.endsWith("_usage_event_partitions"))!;
 
@@ -16,24 +13,13 @@ afterAll(async () => {
   await Promise.all(cleanup.map((fn) => fn()));
 });
 
-/** A copy of the migrations folder holding only the migrations before `name`. */
-async function migrationsBefore(name: string): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), "fiskal-migrations-"));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
-  for (const entry of readdirSync(MIGRATIONS_DIR, { withFileTypes: true })) {
-    if (entry.isDirectory() && entry.name < name) await cp(path.join(MIGRATIONS_DIR, entry.name), path.join(dir, entry.name), { recursive: true });
-  }
-  await cp(path.join(MIGRATIONS_DIR, "migration_lock.toml"), path.join(dir, "migration_lock.toml"));
-  return dir;
-}
-
 const ALL_COLUMNS = `id::text, "accountId"::text, "apiKeyId"::text, "requestId", method, endpoint, status, "durationMs", refused,
   to_char("createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS "createdAt", "rateWindow", "rateLimit", "rateRemaining", "retryAfter", headers`;
 
 it("converts an existing UsageEvent table into daily partitions, keeping every row, id and value", async () => {
   const db = await emptyDatabase();
   cleanup.push(db.drop);
-  await migrate(db.url, await migrationsBefore(PARTITIONS));
+  await migrate(db.url, await migrationsBefore(PARTITIONS, cleanup));
   const [{ id: account }] = (await query<{ id: string }>(db.url, `INSERT INTO "Account" (id, name, "updatedAt") VALUES (gen_random_uuid(), 'A', now()) RETURNING id`)) as [{ id: string }];
   // Three days, both sides of a midnight, with and without a decision; 1,000 more rows on one day.
   await query(

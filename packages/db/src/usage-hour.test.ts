@@ -1,27 +1,13 @@
 // The UsageHour migrations: the backfill of events recorded before the table existed, and the later
 // removal of the trigger that kept it (the usage meter writes it now, see the usage package).
-import { cp, mkdtemp, rm } from "node:fs/promises";
 import { readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { migrate } from "./migrate.ts";
 import { MIGRATIONS_DIR } from "./paths.ts";
-import { emptyDatabase, query } from "./test-support.ts";
+import { emptyDatabase, migrationsBefore, query } from "./test-support.ts";
 
 const ROLLUP = readdirSync(MIGRATIONS_DIR).find((d) => d.endsWith("_usage_hour"))!;
 const WITHOUT_TRIGGER = readdirSync(MIGRATIONS_DIR).find((d) => d.endsWith("_usage_hour_without_trigger"))!;
-
-/** A copy of the migrations folder holding only the migrations before `name`. */
-async function migrationsBefore(name: string, cleanup: Array<() => Promise<void>>): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), "fiskal-migrations-"));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
-  for (const entry of readdirSync(MIGRATIONS_DIR, { withFileTypes: true })) {
-    if (entry.isDirectory() && entry.name < name) await cp(path.join(MIGRATIONS_DIR, entry.name), path.join(dir, entry.name), { recursive: true });
-  }
-  await cp(path.join(MIGRATIONS_DIR, "migration_lock.toml"), path.join(dir, "migration_lock.toml"));
-  return dir;
-}
 
 interface HourRow {
   hour: string;

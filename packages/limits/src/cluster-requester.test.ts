@@ -15,6 +15,13 @@ import type { Decision } from "./types.ts";
 
 const sha1 = (s: string) => createHash("sha1").update(s).digest("hex");
 
+/** A rate limiter on the cluster at `url`, and the types of the events it reports, in order. */
+function clusterLimiter(url: string, prefix: string, redisTimeoutMs: number) {
+  const events: string[] = [];
+  const rl = createRateLimiter({ store: { kind: "cluster", url }, prefix, redisTimeoutMs, onEvent: (e) => events.push(e.type) });
+  return { rl, events };
+}
+
 describe("parseClusterUrl", () => {
   it("reads seed nodes, with the default port where none is given", () => {
     expect(parseClusterUrl("redis+cluster://10.0.0.1:7000,10.0.0.2:7001,redis-3")).toEqual({
@@ -235,8 +242,7 @@ describe("a 3-master Redis Cluster", () => {
   });
 
   it("serves the rate limiter as its store: exact under concurrency, for identities on every master", async () => {
-    const events: string[] = [];
-    const rl = createRateLimiter({ store: { kind: "cluster", url: cluster.url }, prefix: `t${Date.now()}`, onEvent: (e) => events.push(e.type), redisTimeoutMs: 500 });
+    const { rl, events } = clusterLimiter(cluster.url, `t${Date.now()}`, 500);
     try {
       expect(rl.store).toBe("cluster");
       const limits = { burst: 10, perMinute: 60, perDay: 10_000 };
@@ -430,22 +436,29 @@ describe("the limiter while a slot migrates", () => {
     }
   };
 
+  /**
+   * The slot of `identity` marked as migrating from `source` to `target`, none of its keys moved yet:
+   * the slot, the source's connection and the slot's keys.
+   */
+  const startMigration = async (identity: string, source: number, target: number) => {
+    const slot = keySlot(`{${identity}}`);
+    const src = await node(source);
+    const dst = await node(target);
+    await dst.send(["CLUSTER", "SETSLOT", slot, "IMPORTING", topo.idOf.get(source)!]);
+    await src.send(["CLUSTER", "SETSLOT", slot, "MIGRATING", topo.idOf.get(target)!]);
+    return { slot, src, keys: (await src.send(["CLUSTER", "GETKEYSINSLOT", slot, 100])) as string[] };
+  };
+
   it("a manual migration with the account's keys split between two masters: retried until it completes, never over the limit", async () => {
     const [source, target, third] = cluster.ports as [number, number, number];
     const prefix = `t-split-${Date.now()}`;
-    const events: string[] = [];
-    const rl = createRateLimiter({ store: { kind: "cluster", url: cluster.url }, prefix, redisTimeoutMs: 1_000, onEvent: (e) => events.push(e.type) });
+    const { rl, events } = clusterLimiter(cluster.url, prefix, 1_000);
     try {
       const identity = identityOn(source, "split");
       const limits = { burst: 1_000, perMinute: 30, perDay: 10_000 };
       // the account at its limit
       expect(admitted(await Promise.all(Array.from({ length: 30 }, () => rl.decide({ identity, limits }))))).toBe(30);
-      const slot = keySlot(`{${identity}}`);
-      const src = await node(source);
-      const dst = await node(target);
-      await dst.send(["CLUSTER", "SETSLOT", slot, "IMPORTING", topo.idOf.get(source)!]);
-      await src.send(["CLUSTER", "SETSLOT", slot, "MIGRATING", topo.idOf.get(target)!]);
-      const keys = (await src.send(["CLUSTER", "GETKEYSINSLOT", slot, 100])) as string[];
+      const { slot, src, keys } = await startMigration(identity, source, target);
       expect(keys.length).toBeGreaterThanOrEqual(2);
       // one key moves; the others stay on the source for 300 ms: every decision meanwhile is TRYAGAIN
       expect(await src.send(["MIGRATE", "127.0.0.1", target, "", 0, 5_000, "KEYS", keys[0]!])).toBe("OK");
@@ -473,16 +486,10 @@ describe("the limiter while a slot migrates", () => {
   it("a split that outlasts the store timeout degrades that slot alone, never over the limit, and returns when the migration completes", async () => {
     const [source, target, third] = cluster.ports as [number, number, number];
     topo = await topology(source);
-    const events: string[] = [];
-    const rl = createRateLimiter({
-      store: { kind: "cluster", url: cluster.url },
-      prefix: `t-longsplit-${Date.now()}`,
-      // long enough that a neighbour's decision on a busy host never times out (its exact decisions
-      // are asserted below; 600 ms was not enough while the whole suite ran on two cores), short
-      // enough to outlast: the split itself lasts until the test ends it
-      redisTimeoutMs: 1_200,
-      onEvent: (e) => events.push(e.type),
-    });
+    // The store timeout: long enough that a neighbour's decision on a busy host never times out (its
+    // exact decisions are asserted below; 600 ms was not enough while the whole suite ran on two
+    // cores), short enough to outlast: the split itself lasts until the test ends it.
+    const { rl, events } = clusterLimiter(cluster.url, `t-longsplit-${Date.now()}`, 1_200);
     let completeSplit: (() => Promise<void>) | undefined;
     try {
       const identity = identityOn(source, "longsplit");
@@ -491,12 +498,7 @@ describe("the limiter while a slot migrates", () => {
       const decide = (who: string, n: number) => Promise.all(Array.from({ length: n }, () => rl.decide({ identity: who, limits })));
       expect(admitted(await decide(identity, 30))).toBe(30);
       expect(admitted(await decide(neighbour, 10))).toBe(10);
-      const slot = keySlot(`{${identity}}`);
-      const src = await node(source);
-      const dst = await node(target);
-      await dst.send(["CLUSTER", "SETSLOT", slot, "IMPORTING", topo.idOf.get(source)!]);
-      await src.send(["CLUSTER", "SETSLOT", slot, "MIGRATING", topo.idOf.get(target)!]);
-      const keys = (await src.send(["CLUSTER", "GETKEYSINSLOT", slot, 100])) as string[];
+      const { slot, src, keys } = await startMigration(identity, source, target);
       expect(await src.send(["MIGRATE", "127.0.0.1", target, "", 0, 5_000, "KEYS", keys[0]!])).toBe("OK");
       // whatever fails below, the slot ends on the target, so the next test finds a stable cluster
       completeSplit = async () => {
@@ -596,13 +598,7 @@ describe("the limiter when a master is lost", () => {
   it("keeps accounts on the other shards exact throughout, and degrades only the lost shard's", async () => {
     const topo = await topology(cluster.ports[0]!);
     const [healthyA, victim, healthyB] = cluster.ports as [number, number, number];
-    const events: string[] = [];
-    const rl = createRateLimiter({
-      store: { kind: "cluster", url: cluster.url },
-      prefix: `t-lost-${Date.now()}`,
-      redisTimeoutMs: 500,
-      onEvent: (e) => events.push(e.type),
-    });
+    const { rl, events } = clusterLimiter(cluster.url, `t-lost-${Date.now()}`, 500);
     let n = 0;
     const onMaster = (port: number): string => {
       for (;;) {

@@ -15,22 +15,11 @@ import { Engine } from "./engine.ts";
 import { createRateLimiter } from "./limiter.ts";
 import { createMemoryRequester } from "./memory-requester.ts";
 import { endpointLimit, type EndpointGroup, type Limits } from "./policy.ts";
+import { random } from "./test-random.ts";
 import type { Decision } from "./types.ts";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const DAY = 86_400_000;
-
-/** mulberry32: a small seeded generator, so a failing schedule can be replayed from its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Seen {
   at: number;

@@ -27,6 +27,16 @@ interface Answer {
 }
 const answer = (reply: number[]): Answer => ({ allowed: reply[0] === 1, at: reply[1]!, remaining: reply[2]!, waitMs: reply[3]! });
 
+/** After a store's tests: its requester closed and, on the real Redis, the keys under `prefix` deleted. */
+async function closeStore(kind: "redis" | "memory", requester: RedisRequester | undefined, prefix: string): Promise<void> {
+  await requester?.close();
+  if (kind !== "redis") return;
+  const io = new IORedis(REDIS_URL);
+  const keys = await io.keys(`${prefix}:*`);
+  if (keys.length) await io.del(...keys);
+  await io.quit();
+}
+
 describe.each(["redis", "memory"] as const)("the script on the %s store", (kind) => {
   const prefix = `fiskal-test:script:${randomUUID()}`;
   let requester: RedisRequester | undefined;
@@ -38,14 +48,7 @@ describe.each(["redis", "memory"] as const)("the script on the %s store", (kind)
       redis = new Redis(requester);
     } else redis = new Redis(createMemoryRequester());
   });
-  afterAll(async () => {
-    await requester?.close();
-    if (kind !== "redis") return;
-    const io = new IORedis(REDIS_URL);
-    const keys = await io.keys(`${prefix}:*`);
-    if (keys.length) await io.del(...keys);
-    await io.quit();
-  });
+  afterAll(() => closeStore(kind, requester, prefix));
   /** the header key twice, the window's key */
   const keysOf = () => {
     const base = `${prefix}:{${randomUUID()}}`;
@@ -206,14 +209,7 @@ describe.each(["redis", "memory"] as const)("charge() on the %s store", (kind) =
     } else redis = new Redis(createMemoryRequester());
     engine = new Engine(redis, prefix);
   });
-  afterAll(async () => {
-    await requester?.close();
-    if (kind !== "redis") return;
-    const io = new IORedis(REDIS_URL);
-    const keys = await io.keys(`${prefix}:*`);
-    if (keys.length) await io.del(...keys);
-    await io.quit();
-  });
+  afterAll(() => closeStore(kind, requester, prefix));
   const limits: Limits = { burst: 5, perMinute: 8, perDay: 20, endpoints: { oib: 6 } };
   const state = (windows: { policy: string; remaining: number }[]) => Object.fromEntries(windows.map((w) => [w.policy, w.remaining]));
 

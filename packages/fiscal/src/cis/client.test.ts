@@ -2,38 +2,23 @@
 import { execFileSync } from "node:child_process";
 import { generateKeyPairSync, X509Certificate } from "node:crypto";
 import forge from "node-forge";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { generateTestCertificate, type TestCertificate } from "../certificate.ts";
 import { computeZki, TaxAuthorityError, type FiscalizeRequest, type Receipt } from "../cis.ts";
-import { CIS_XSD, forLibxml2, startLocalCis, type LocalCis } from "../../test-support/local-cis.ts";
-import { CisNoAnswerError, createCisClient, parseCisDateTime, signedRacunZahtjev, type CisClient } from "./client.ts";
-import { cisXmlDateTime, type RacunType } from "./racun.ts";
+import { testRacun, useLocalCisClient } from "../../test-support/cis-client.ts";
+import { CIS_XSD, forLibxml2 } from "../../test-support/local-cis.ts";
+import { CisNoAnswerError, createCisClient, parseCisDateTime, signedRacunZahtjev } from "./client.ts";
+import type { RacunType } from "./racun.ts";
 
 const OIB = "69435151530";
 const OPERATOR = "94577403194";
-let cis: LocalCis;
-let cert: TestCertificate;
-let client: CisClient;
-let work: string;
-
-beforeAll(async () => {
-  cis = await startLocalCis();
-  cert = generateTestCertificate({ oib: OIB, name: "Prodavatelj d.o.o." });
-  client = createCisClient({ url: cis.url, ca: cis.caPem, signer: { ca: [cis.caPem], names: ["fiskalcistest"] }, timeoutMs: 1_500 });
-  work = mkdtempSync(path.join(tmpdir(), "cis-client-test-"));
-});
-afterAll(async () => {
-  await cis.close();
-  rmSync(work, { recursive: true, force: true });
-});
-beforeEach(() => cis.setMode({ kind: "check" }));
+const local = useLocalCisClient(OIB, "cis-client-test-");
 
 let seq = 0;
-function request(over: Partial<RacunType> = {}, c: TestCertificate = cert): FiscalizeRequest {
+function request(over: Partial<RacunType> = {}, c: TestCertificate = local.cert): FiscalizeRequest {
   const receipt: Receipt = {
     oib: OIB,
     issuedAt: new Date(Date.now() - 60_000),
@@ -48,20 +33,7 @@ function request(over: Partial<RacunType> = {}, c: TestCertificate = cert): Fisc
     vat: [{ rate: "25.00", base: "100.00", amount: "25.00" }],
   };
   const zki = computeZki(receipt, c.keyPem);
-  const racun: RacunType = {
-    Oib: OIB,
-    USustPdv: true,
-    DatVrijeme: cisXmlDateTime(receipt.issuedAt),
-    OznSlijed: "P",
-    BrRac: { BrOznRac: receipt.number, OznPosPr: "POSL1", OznNapUr: "1" },
-    Pdv: [{ Stopa: "25.00", Osnovica: "100.00", Iznos: "25.00" }],
-    IznosUkupno: "125.00",
-    NacinPlac: "K",
-    OibOper: OPERATOR,
-    ZastKod: zki,
-    NakDost: false,
-    ...over,
-  };
+  const racun: RacunType = { ...testRacun(receipt, zki), ...over };
   return { receipt, zki, certPem: c.certPem, keyPem: c.keyPem, messageId: crypto.randomUUID(), racun };
 }
 
@@ -97,24 +69,24 @@ describe("signed RacunZahtjev, checked by independent tools", { timeout: 30_000 
     });
     const storno = request({ IznosUkupno: "-125.00", Pdv: [{ Stopa: "25.00", Osnovica: "-100.00", Iznos: "-25.00" }] });
     for (const [name, req] of [["full", full], ["storno", storno]] as const) {
-      const file = path.join(work, `${name}.xml`);
-      const certFile = path.join(work, `${name}.pem`);
+      const file = path.join(local.work, `${name}.xml`);
+      const certFile = path.join(local.work, `${name}.pem`);
       const signed = signedRacunZahtjev(req);
       writeFileSync(file, signed);
       writeFileSync(`${file}.schema.xml`, forLibxml2(signed));
-      writeFileSync(certFile, cert.certPem);
+      writeFileSync(certFile, local.cert.certPem);
       // Both throw (non-zero exit) on failure (xmllint on the form libxml2 can read: see forLibxml2).
-      execFileSync("xmllint", ["--noout", "--path", cis.schemaPath, "--schema", CIS_XSD, `${file}.schema.xml`], { stdio: "pipe" });
+      execFileSync("xmllint", ["--noout", "--path", local.cis.schemaPath, "--schema", CIS_XSD, `${file}.schema.xml`], { stdio: "pipe" });
       const out = execFileSync("xmlsec1", ["--verify", "--id-attr:Id", "RacunZahtjev", "--pubkey-cert-pem", certFile, file], { stdio: "pipe" });
       expect(out.toString() + "").toBeDefined();
     }
   });
 
   it("a tampered request fails the xmlsec1 check", () => {
-    const file = path.join(work, "tampered.xml");
-    const certFile = path.join(work, "tampered.pem");
+    const file = path.join(local.work, "tampered.xml");
+    const certFile = path.join(local.work, "tampered.pem");
     writeFileSync(file, signedRacunZahtjev(request()).replace("<tns:IznosUkupno>125.00<", "<tns:IznosUkupno>1.00<"));
-    writeFileSync(certFile, cert.certPem);
+    writeFileSync(certFile, local.cert.certPem);
     expect(() => execFileSync("xmlsec1", ["--verify", "--id-attr:Id", "RacunZahtjev", "--pubkey-cert-pem", certFile, file], { stdio: "pipe" })).toThrow();
   });
 
@@ -129,7 +101,7 @@ describe("signed RacunZahtjev, checked by independent tools", { timeout: 30_000 
   });
 
   it("carries X509IssuerSerial beside the certificate, with the full serial however long (as the specification's sample)", () => {
-    const x509 = new X509Certificate(cert.certPem);
+    const x509 = new X509Certificate(local.cert.certPem);
     const serial = BigInt(`0x${x509.serialNumber}`).toString(10);
     expect(serial.length).toBeGreaterThan(24); // a 127-bit serial, as long as FINA's
     const issuer = x509.issuer.split("\n").filter(Boolean).reverse().join(",");
@@ -139,22 +111,22 @@ describe("signed RacunZahtjev, checked by independent tools", { timeout: 30_000 
   });
 
   it("a receipt without an operator OIB is refused before anything is sent (s001)", async () => {
-    const before = cis.requests.length;
+    const before = local.cis.requests.length;
     const req = request({ OibOper: "" });
-    const err = await refusal(client.fiscalize(req));
+    const err = await refusal(local.client.fiscalize(req));
     expect(err.kind).toBe("rejected");
     expect(err.code).toBe("s001");
     expect(err.message).toContain("OibOper");
-    expect(cis.requests.length).toBe(before);
+    expect(local.cis.requests.length).toBe(before);
   });
 });
 
 describe("CIS answers", { timeout: 30_000 }, () => {
   it("success: the JIR from the signed answer, over TLS with the configured CA", async () => {
     const req = request();
-    const answer = await client.fiscalize(req);
+    const answer = await local.client.fiscalize(req);
     expect(answer.jir).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    const seen = cis.requests.at(-1)!;
+    const seen = local.cis.requests.at(-1)!;
     expect(seen.jir).toBe(answer.jir);
     expect(seen.error).toBeUndefined();
     expect(seen.soapAction).toBe('"http://e-porezna.porezna-uprava.hr/fiskalizacija/2012/services/FiskalizacijaService/racuni"');
@@ -164,8 +136,8 @@ describe("CIS answers", { timeout: 30_000 }, () => {
 
   it("hands back the call as it went over the wire: the signed request as sent, the answer as received", async () => {
     const req = request();
-    const answer = await client.fiscalize(req);
-    const seen = cis.requests.at(-1)!;
+    const answer = await local.client.fiscalize(req);
+    const seen = local.cis.requests.at(-1)!;
     expect(answer.exchange).toBeDefined();
     const sent = answer.exchange!.request.toString("utf8");
     // the RacunZahtjev inside the SOAP Body, byte for byte as the HTTP body carried it
@@ -177,34 +149,34 @@ describe("CIS answers", { timeout: 30_000 }, () => {
 
   it("sends a request signed beforehand as it is (to be recorded before the call)", async () => {
     const req = request();
-    const signed = client.signRequest!(req);
-    const answer = await client.fiscalize({ ...req, signedRequest: signed });
+    const signed = local.client.signRequest!(req);
+    const answer = await local.client.fiscalize({ ...req, signedRequest: signed });
     expect(answer.exchange!.request.toString("utf8")).toBe(signed);
-    expect(cis.requests.at(-1)!.body).toContain(signed);
-    expect(() => client.signRequest!(request({ OibOper: "" }))).toThrow(TaxAuthorityError);
+    expect(local.cis.requests.at(-1)!.body).toContain(signed);
+    expect(() => local.client.signRequest!(request({ OibOper: "" }))).toThrow(TaxAuthorityError);
   });
 
   it.each(["s001", "s002", "s003", "s004", "s005"])("error %s is a rejection carrying the code", async (code) => {
-    cis.setMode({ kind: "error", code }, 1);
-    const err = await refusal(client.fiscalize(request()));
+    local.cis.setMode({ kind: "error", code }, 1);
+    const err = await refusal(local.client.fiscalize(request()));
     expect(err.kind).toBe("rejected");
     expect(err.code).toBe(code);
     expect(err).not.toBeInstanceOf(CisNoAnswerError);
   });
 
   it("error s006 (CIS system error) means unavailable, with the code", async () => {
-    cis.setMode({ kind: "error", code: "s006" }, 1);
-    const err = await refusal(client.fiscalize(request()));
+    local.cis.setMode({ kind: "error", code: "s006" }, 1);
+    const err = await refusal(local.client.fiscalize(request()));
     expect(err.kind).toBe("unavailable");
     expect(err.code).toBe("s006");
   });
 
   it("the local CIS's own checks: a certificate of another OIB is s005, an expired one s002", async () => {
     const other = generateTestCertificate({ oib: "94577403194", name: "Drugi d.o.o." });
-    const err = await refusal(client.fiscalize(request({}, other)));
+    const err = await refusal(local.client.fiscalize(request({}, other)));
     expect([err.kind, err.code]).toEqual(["rejected", "s005"]);
 
-    const e2 = await refusal(client.fiscalize(request({}, expiredCertificate())));
+    const e2 = await refusal(local.client.fiscalize(request({}, expiredCertificate())));
     expect([e2.kind, e2.code]).toEqual(["rejected", "s002"]);
   });
 
@@ -224,23 +196,23 @@ describe("CIS answers", { timeout: 30_000 }, () => {
 
 describe("answers that are not accepted, and outages", { timeout: 30_000 }, () => {
   it.each([["bad-signature"], ["untrusted-signer"], ["unsigned"], ["wrong-message"]] as const)("%s: unavailable, the JIR is not taken", async (kind) => {
-    cis.setMode({ kind }, 1);
-    const err = await refusal(client.fiscalize(request()));
+    local.cis.setMode({ kind }, 1);
+    const err = await refusal(local.client.fiscalize(request()));
     expect(err.kind).toBe("unavailable");
     expect(err.code).toBeUndefined();
   });
 
   it("a SOAP Fault is unavailable", async () => {
-    cis.setMode({ kind: "soap-fault" }, 1);
-    const err = await refusal(client.fiscalize(request()));
+    local.cis.setMode({ kind: "soap-fault" }, 1);
+    const err = await refusal(local.client.fiscalize(request()));
     expect(err.kind).toBe("unavailable");
     expect(err.message).toContain("HTTP 500");
   });
 
   it("timeout: unavailable, marked as possibly delivered, within the configured time", async () => {
-    cis.setMode({ kind: "timeout" }, 1);
+    local.cis.setMode({ kind: "timeout" }, 1);
     const t0 = Date.now();
-    const err = await refusal(client.fiscalize(request()));
+    const err = await refusal(local.client.fiscalize(request()));
     expect(err).toBeInstanceOf(CisNoAnswerError);
     expect(err.kind).toBe("unavailable");
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1_400);
@@ -248,24 +220,24 @@ describe("answers that are not accepted, and outages", { timeout: 30_000 }, () =
   });
 
   it("down: unavailable and not delivered; up again: a JIR", async () => {
-    await cis.down();
+    await local.cis.down();
     try {
-      const err = await refusal(client.fiscalize(request()));
+      const err = await refusal(local.client.fiscalize(request()));
       expect(err.kind).toBe("unavailable");
       expect(err).not.toBeInstanceOf(CisNoAnswerError);
     } finally {
-      await cis.up();
+      await local.cis.up();
     }
-    expect((await client.fiscalize(request())).jir).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await local.client.fiscalize(request())).jir).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("a server certificate outside the configured CA bundle is refused (TLS), nothing delivered", async () => {
-    const other = createCisClient({ url: cis.url, ca: cert.certPem, signer: { ca: [cis.caPem], names: ["fiskalcistest"] }, timeoutMs: 1_500 });
-    const before = cis.requests.length;
+    const other = createCisClient({ url: local.cis.url, ca: local.cert.certPem, signer: { ca: [local.cis.caPem], names: ["fiskalcistest"] }, timeoutMs: 1_500 });
+    const before = local.cis.requests.length;
     const err = await refusal(other.fiscalize(request()));
     expect(err.kind).toBe("unavailable");
     expect(err.message).toMatch(/certificate|CERT|SELF_SIGNED|UNABLE/i);
-    expect(cis.requests.length).toBe(before);
+    expect(local.cis.requests.length).toBe(before);
   });
 
   it("a port where nothing listens is unavailable at once", async () => {
@@ -275,15 +247,15 @@ describe("answers that are not accepted, and outages", { timeout: 30_000 }, () =
         s.close(() => resolve(p));
       });
     });
-    const dead = createCisClient({ url: `https://127.0.0.1:${port}/x`, ca: cis.caPem, signer: { pinned: [cis.signerPem] } });
+    const dead = createCisClient({ url: `https://127.0.0.1:${port}/x`, ca: local.cis.caPem, signer: { pinned: [local.cis.signerPem] } });
     const err = await refusal(dead.fiscalize(request()));
     expect(err.kind).toBe("unavailable");
     expect(err.message).toContain("ECONNREFUSED");
   });
 
   it("refuses a plain-http CIS_URL and a trust without signers", () => {
-    expect(() => createCisClient({ url: "http://127.0.0.1/x", signer: { pinned: [cis.signerPem] } })).toThrow(/https/);
-    expect(() => createCisClient({ url: cis.url, signer: {} })).toThrow(/signer/);
+    expect(() => createCisClient({ url: "http://127.0.0.1/x", signer: { pinned: [local.cis.signerPem] } })).toThrow(/https/);
+    expect(() => createCisClient({ url: local.cis.url, signer: {} })).toThrow(/signer/);
   });
 });
 
@@ -316,7 +288,7 @@ async function postRaw(racunZahtjev: string): Promise<string> {
   const { soapEnvelope } = await import("./xml.ts");
   const body = soapEnvelope(racunZahtjev);
   return new Promise((resolve, reject) => {
-    const req = https.request(cis.url, { method: "POST", ca: cis.caPem, headers: { "Content-Type": "text/xml; charset=utf-8" } }, (res) => {
+    const req = https.request(local.cis.url, { method: "POST", ca: local.cis.caPem, headers: { "Content-Type": "text/xml; charset=utf-8" } }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));

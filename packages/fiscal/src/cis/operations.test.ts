@@ -2,53 +2,24 @@
 // (xmllint) with its signature verified by xmlsec1, and each sent to the local CIS, which checks it
 // the same way and answers signed.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { generateTestCertificate, type TestCertificate } from "../certificate.ts";
+import { describe, expect, it } from "vitest";
 import { computeZki, TaxAuthorityError, type Receipt } from "../cis.ts";
-import { CIS_XSD, forLibxml2, startLocalCis, type LocalCis } from "../../test-support/local-cis.ts";
-import { createCisClient, type CisClient } from "./client.ts";
+import { testRacun, useLocalCisClient } from "../../test-support/cis-client.ts";
+import { CIS_XSD, forLibxml2 } from "../../test-support/local-cis.ts";
+import { createCisClient } from "./client.ts";
 import { CIS_OPERATIONS, signedCisOperation, type CisOperationDetail, type CisOperationRequest } from "./operations.ts";
-import { cisXmlDateTime, type RacunType } from "./racun.ts";
 
 const OIB = "69435151530";
-let cis: LocalCis;
-let cert: TestCertificate;
-let client: CisClient;
-let work: string;
-
-beforeAll(async () => {
-  cis = await startLocalCis();
-  cert = generateTestCertificate({ oib: OIB, name: "Prodavatelj d.o.o." });
-  client = createCisClient({ url: cis.url, ca: cis.caPem, signer: { ca: [cis.caPem], names: ["fiskalcistest"] }, timeoutMs: 1_500 });
-  work = mkdtempSync(path.join(tmpdir(), "cis-operations-test-"));
-});
-afterAll(async () => {
-  await cis.close();
-  rmSync(work, { recursive: true, force: true });
-});
-beforeEach(() => cis.setMode({ kind: "check" }));
+const local = useLocalCisClient(OIB, "cis-operations-test-");
 
 let seq = 0;
 function request(detail: CisOperationDetail, oib = OIB): CisOperationRequest {
   const receipt: Receipt = { oib, issuedAt: new Date(Date.now() - 60_000), number: String(++seq), premises: "POSL1", device: "1", total: "125.00", paymentMethod: "K", operatorOib: "94577403194", vatRegistered: true, sequence: "P" };
-  const racun: RacunType = {
-    Oib: oib,
-    USustPdv: true,
-    DatVrijeme: cisXmlDateTime(receipt.issuedAt),
-    OznSlijed: "P",
-    BrRac: { BrOznRac: receipt.number, OznPosPr: "POSL1", OznNapUr: "1" },
-    Pdv: [{ Stopa: "25.00", Osnovica: "100.00", Iznos: "25.00" }],
-    IznosUkupno: "125.00",
-    NacinPlac: "K",
-    OibOper: "94577403194",
-    ZastKod: computeZki(receipt, cert.keyPem),
-    NakDost: false,
-  };
-  return { racun, detail, messageId: randomUUID(), certPem: cert.certPem, keyPem: cert.keyPem };
+  const racun = testRacun(receipt, computeZki(receipt, local.cert.keyPem));
+  return { racun, detail, messageId: randomUUID(), certPem: local.cert.certPem, keyPem: local.cert.keyPem };
 }
 
 const DETAILS: CisOperationDetail[] = [
@@ -67,11 +38,11 @@ describe("the signed requests, checked by independent tools", { timeout: 30_000 
       expect(signed).toMatch(/<X509IssuerSerial><X509IssuerName>/);
       if (detail.operation === "napojnica") expect(signed).toContain("<tns:Napojnica><tns:iznosNapojnice>5.00</tns:iznosNapojnice><tns:nacinPlacanjaNapojnice>G</tns:nacinPlacanjaNapojnice></tns:Napojnica></tns:Racun>");
       if (detail.operation === "promijeniNacPlac") expect(signed).toContain("<tns:PromijenjeniNacinPlac>G</tns:PromijenjeniNacinPlac></tns:Racun>");
-      const file = path.join(work, `${element}.xml`);
+      const file = path.join(local.work, `${element}.xml`);
       writeFileSync(file, signed);
       writeFileSync(`${file}.schema.xml`, forLibxml2(signed));
-      writeFileSync(`${file}.pem`, cert.certPem);
-      execFileSync("xmllint", ["--noout", "--path", cis.schemaPath, "--schema", CIS_XSD, `${file}.schema.xml`], { stdio: "pipe" });
+      writeFileSync(`${file}.pem`, local.cert.certPem);
+      execFileSync("xmllint", ["--noout", "--path", local.cis.schemaPath, "--schema", CIS_XSD, `${file}.schema.xml`], { stdio: "pipe" });
       execFileSync("xmlsec1", ["--verify", "--id-attr:Id", element, "--pubkey-cert-pem", `${file}.pem`, file], { stdio: "pipe" });
       // Tampered, it no longer verifies.
       writeFileSync(file, signed.replace("<tns:IznosUkupno>125.00<", "<tns:IznosUkupno>1.00<"));
@@ -91,9 +62,9 @@ describe("through the local CIS", { timeout: 30_000 }, () => {
   it("napojnica and promijeniNacPlac are accepted (p001) with a signed answer to the same message, under their SOAPAction", async () => {
     for (const detail of DETAILS.slice(0, 2)) {
       const req = request(detail);
-      const answer = await client.operation(req);
+      const answer = await local.client.operation(req);
       expect(answer).toMatchObject({ idPoruke: req.messageId, poruka: { sifra: "p001" }, greske: [] });
-      const seen = cis.requests.at(-1)!;
+      const seen = local.cis.requests.at(-1)!;
       expect(seen).toMatchObject({ element: CIS_OPERATIONS[detail.operation].request, soapAction: `"${CIS_OPERATIONS[detail.operation].soapAction}"` });
       expect(seen.error).toBeUndefined();
     }
@@ -101,19 +72,19 @@ describe("through the local CIS", { timeout: 30_000 }, () => {
 
   it("provjera answers with the receipt, on the test endpoint; a production address refuses it before sending", async () => {
     const req = request({ operation: "provjera" });
-    const answer = await client.operation(req);
+    const answer = await local.client.operation(req);
     expect(answer).toMatchObject({ idPoruke: req.messageId, greske: [] });
-    expect(cis.requests.at(-1)).toMatchObject({ element: "ProvjeraZahtjev" });
-    const production = createCisClient({ url: "https://cis.porezna-uprava.hr:8449/FiskalizacijaService", signer: { pinned: [cert.certPem] } });
-    const before = cis.requests.length;
+    expect(local.cis.requests.at(-1)).toMatchObject({ element: "ProvjeraZahtjev" });
+    const production = createCisClient({ url: "https://cis.porezna-uprava.hr:8449/FiskalizacijaService", signer: { pinned: [local.cert.certPem] } });
+    const before = local.cis.requests.length;
     await expect(production.operation(request({ operation: "provjera" }))).rejects.toMatchObject({ kind: "rejected", code: "provjera" });
-    expect(cis.requests.length).toBe(before);
+    expect(local.cis.requests.length).toBe(before);
   });
 
   it("CIS's errors come back as TaxAuthorityError: another OIB's receipt is s005, a system error s006 is retryable", async () => {
     const other = request({ operation: "napojnica", tip: { amount: "2.00", paymentMethod: "K" } }, "94577403194");
-    await expect(client.operation(other)).rejects.toMatchObject({ kind: "rejected", code: "s005" });
-    cis.setMode({ kind: "error", code: "s006" }, 1);
-    await expect(client.operation(request({ operation: "promijeniNacPlac", paymentMethod: "T" }))).rejects.toMatchObject({ kind: "unavailable", code: "s006" });
+    await expect(local.client.operation(other)).rejects.toMatchObject({ kind: "rejected", code: "s005" });
+    local.cis.setMode({ kind: "error", code: "s006" }, 1);
+    await expect(local.client.operation(request({ operation: "promijeniNacPlac", paymentMethod: "T" }))).rejects.toMatchObject({ kind: "unavailable", code: "s006" });
   });
 });

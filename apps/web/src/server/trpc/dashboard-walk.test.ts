@@ -2,44 +2,12 @@
 // PostgreSQL database: bad URL parameters fall back with a Croatian notice, a rotated key keeps its
 // expiry, the calendar month in Europe/Zagreb beside the previous one, and one success rate for the
 // customer and the operator.
-import { createAccount, createTestDatabase } from "@fiskal/accounts";
-import { createDb, type Db } from "@fiskal/db";
 import { createMeter, localMidnight } from "@fiskal/usage";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCaller } from "./root";
+import { describe, expect, it } from "vitest";
+import { portalUsers, usePortalTestDatabase } from "./testing";
 
-let db: Db;
-let drop: () => Promise<void>;
-
-beforeAll(async () => {
-  const t = await createTestDatabase();
-  drop = t.drop;
-  db = createDb(t.url, { max: 4 });
-  process.env.DATABASE_URL = t.url;
-  process.env.NEXTAUTH_SECRET = "test-secret-0123456789abcdef";
-  process.env.WEBHOOKS_ALLOW_PRIVATE = "1";
-  process.env.REDIS_URL = "redis://127.0.0.1:6379";
-  process.env.RATE_LIMIT_PREFIX = `fiskal_t_webwalk_${process.pid}_${Date.now()}`;
-});
-
-afterAll(async () => {
-  await (globalThis as { __fiskalWebhooks?: { close(): Promise<void> } }).__fiskalWebhooks?.close();
-  await (globalThis as { __fiskalWebDb?: Db }).__fiskalWebDb?.$disconnect();
-  await db?.$disconnect();
-  await drop?.();
-});
-
-let seq = 0;
-async function user(role: "CUSTOMER" | "OPERATOR" = "CUSTOMER") {
-  const account = await createAccount(db, { name: `Račun ${++seq}` });
-  const u = await db.user.create({ data: { email: `w${seq}-${Date.now()}@primjer.hr`, passwordHash: "x", role, accountId: account.id } });
-  const caller = createCaller({
-    db,
-    session: { user: { id: u.id, email: u.email, role, accountId: account.id }, expires: "2999-01-01T00:00:00Z" },
-    headers: new Headers({ "x-forwarded-for": `198.51.100.${seq}` }),
-  });
-  return { account, user: u, caller };
-}
+const portal = usePortalTestDatabase({ rateLimit: "webwalk", allowPrivateWebhooks: true });
+const user = portalUsers(portal, { account: "Račun", email: "w" });
 
 describe("dashboard parameters", () => {
   it("a bad or overlong parameter falls back with a Croatian notice instead of failing", async () => {
@@ -90,7 +58,7 @@ describe("monthly usage", () => {
     const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Zagreb", year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
     const monthStart = localMidnight(`${day.slice(0, 8)}01`, "Europe/Zagreb");
     const prevMonth = new Date(monthStart.getTime() - 86_400_000);
-    const meter = createMeter(db, { flushIntervalMs: 60_000 });
+    const meter = createMeter(portal.db, { flushIntervalMs: 60_000 });
     let n = 0;
     const rec = (at: Date, status: number) =>
       meter.record({ accountId: a.account.id, apiKeyId: null, requestId: `m${++n}`, method: "POST", endpoint: "POST /v1/validate/oib", status, durationMs: 2, refused: status === 429, at });
@@ -125,7 +93,7 @@ describe("request log", () => {
   it("finds a request by its id whatever the period, and counts the filtered view", async () => {
     const a = await user();
     const b = await user();
-    const meter = createMeter(db, { flushIntervalMs: 60_000 });
+    const meter = createMeter(portal.db, { flushIntervalMs: 60_000 });
     const now = new Date();
     const threeDaysAgo = new Date(now.getTime() - 3 * 86_400_000);
     const rec = (accountId: string, requestId: string, status: number, at: Date) =>
@@ -166,7 +134,7 @@ describe("webhook event types", () => {
     const { webhooks } = await import("~/server/webhooks");
     const warning = { account_id: a.account.id, plan: "SANDBOX", window: "day" as const, limit: 100, used: 80, remaining: 20, threshold: 0.8, resets_at: new Date().toISOString() };
     expect(await webhooks().emit(a.account.id, "rate_limit.warning", warning)).toMatchObject({ deliveries: 1 });
-    const deliveries = await db.webhookDelivery.findMany({ where: { endpoint: { accountId: a.account.id } }, select: { endpointId: true } });
+    const deliveries = await portal.db.webhookDelivery.findMany({ where: { endpoint: { accountId: a.account.id } }, select: { endpointId: true } });
     expect(deliveries.map((d) => d.endpointId)).toEqual([every.id]);
 
     expect(await a.caller.webhooks.setEventTypes({ id: only.id, eventTypes: ["invoice.fiscalized", "rate_limit.warning"] })).toEqual({ ok: true });

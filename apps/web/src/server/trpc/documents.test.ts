@@ -5,43 +5,26 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createAccount, createTestDatabase, storeReceivedEInvoice } from "@fiskal/accounts";
-import { createDb, type Db } from "@fiskal/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccount, storeReceivedEInvoice } from "@fiskal/accounts";
+import { describe, expect, it } from "vitest";
 import { createCaller } from "./root";
+import { usePortalTestDatabase } from "./testing";
 
-let db: Db;
-let drop: () => Promise<void>;
-
-beforeAll(async () => {
-  const t = await createTestDatabase();
-  drop = t.drop;
-  db = createDb(t.url, { max: 4 });
-  process.env.DATABASE_URL = t.url;
-  process.env.NEXTAUTH_SECRET = "test-secret-0123456789abcdef";
-  process.env.REDIS_URL = "redis://127.0.0.1:6379";
-  process.env.RATE_LIMIT_PREFIX = `fiskal_t_webdocs_${process.pid}_${Date.now()}`;
-});
-
-afterAll(async () => {
-  await (globalThis as { __fiskalWebDb?: Db }).__fiskalWebDb?.$disconnect();
-  await db?.$disconnect();
-  await drop?.();
-});
+const portal = usePortalTestDatabase({ rateLimit: "webdocs" });
 
 let seq = 0;
 async function member(role: "OWNER" | "DEVELOPER" | "ACCOUNTANT" = "OWNER", existing?: { id: string }) {
-  const account = existing ?? (await createAccount(db, { name: `Dokumenti ${++seq}` }));
+  const account = existing ?? (await createAccount(portal.db, { name: `Dokumenti ${++seq}` }));
   seq++;
-  const u = await db.user.create({ data: { email: `d${seq}-${Date.now()}@primjer.hr`, passwordHash: "x", role: "CUSTOMER", accountId: account.id } });
-  await db.membership.upsert({ where: { userId_accountId: { userId: u.id, accountId: account.id } }, update: { role }, create: { userId: u.id, accountId: account.id, role } });
-  const caller = createCaller({ db, session: { user: { id: u.id, email: u.email, role: "CUSTOMER", accountId: account.id }, expires: "2999-01-01T00:00:00Z" }, headers: new Headers() });
+  const u = await portal.db.user.create({ data: { email: `d${seq}-${Date.now()}@primjer.hr`, passwordHash: "x", role: "CUSTOMER", accountId: account.id } });
+  await portal.db.membership.upsert({ where: { userId_accountId: { userId: u.id, accountId: account.id } }, update: { role }, create: { userId: u.id, accountId: account.id, role } });
+  const caller = createCaller({ db: portal.db, session: { user: { id: u.id, email: u.email, role: "CUSTOMER", accountId: account.id }, expires: "2999-01-01T00:00:00Z" }, headers: new Headers() });
   return { account, caller };
 }
 
 async function einvoices(accountId: string, prefix: string, n: number) {
   for (let i = 0; i < n; i++) {
-    await db.eInvoice.create({
+    await portal.db.eInvoice.create({
       data: { accountId, number: `${prefix}-${i}`, sellerOib: "69435151530", buyerOib: i % 2 ? "94577403194" : null, issueDate: `2026-11-${String(1 + (i % 28)).padStart(2, "0")}`, currency: "EUR", totalNet: 100, totalTax: 25, totalGross: 125, ubl: "<Invoice/>", status: "accepted", intermediaryId: `im-${prefix}-${i}`, request: {}, createdAt: new Date(Date.UTC(2026, 10, 20, 10, 0, i)) },
     });
   }
@@ -64,14 +47,14 @@ describe("documents", () => {
     expect((await a.caller.documents.list({ kind: "einvoices", from: "2026-11-01", to: "2026-11-02" })).items).toHaveLength(4);
     await expect(a.caller.documents.list({ kind: "einvoices", from: "2026-11-03", to: "2026-11-01" })).rejects.toThrow(/nakon/);
     await expect(a.caller.documents.list({ kind: "einvoices", cursor: "nope" })).rejects.toThrow(/Neispravna stranica/);
-    const own = await db.eInvoice.findFirstOrThrow({ where: { accountId: b.account.id } });
+    const own = await portal.db.eInvoice.findFirstOrThrow({ where: { accountId: b.account.id } });
     await expect(a.caller.documents.einvoice({ id: own.id })).rejects.toThrow(/ne postoji/);
     expect((await b.caller.documents.einvoice({ id: own.id })).number).toBe(own.number);
   });
 
   it("shows a receipt with its JIR and QR code to an accountant too", async () => {
     const a = await member("ACCOUNTANT");
-    const r = await db.invoice.create({
+    const r = await portal.db.invoice.create({
       data: { accountId: a.account.id, oib: "69435151530", number: "7", premises: "P1", device: "1", issuedAt: new Date("2026-11-20T09:00:00Z"), total: 10, paymentMethod: "G", zki: "a".repeat(32), status: "fiscalized", jir: "b5c0c6b6-3f1a-4a5e-9b1e-2a7f0c9d1e21", request: {} },
     });
     const listed = await a.caller.documents.list({ kind: "receipts" });
@@ -84,7 +67,7 @@ describe("documents", () => {
   it("filters receipts by Zagreb calendar days, also on the days the clocks change", async () => {
     const a = await member();
     const receipt = (number: string, issuedAt: string) =>
-      db.invoice.create({ data: { accountId: a.account.id, oib: "69435151530", number, premises: "DST", device: "1", issuedAt: new Date(issuedAt), total: 10, paymentMethod: "G", zki: "c".repeat(32), status: "pending", request: {} } });
+      portal.db.invoice.create({ data: { accountId: a.account.id, oib: "69435151530", number, premises: "DST", device: "1", issuedAt: new Date(issuedAt), total: 10, paymentMethod: "G", zki: "c".repeat(32), status: "pending", request: {} } });
     // 29 March 2026 in Zagreb runs from 28 March 23:00 UTC (CET) to 29 March 22:00 UTC (CEST): 23 hours.
     await receipt("1", "2026-03-28T22:59:59Z");
     await receipt("2", "2026-03-28T23:00:00Z");
@@ -105,7 +88,7 @@ describe("documents", () => {
     expect(await a.caller.documents.reportingNotice()).toBeNull();
     const deadline = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
     const event = (key: string, due: string) =>
-      db.webhookEvent.create({ data: { id: `msg_${key}_${seq}`, accountId: a.account.id, type: "reporting.due", dedupeKey: key, payload: { type: "reporting.due", timestamp: new Date().toISOString(), data: { account_id: a.account.id, period: "2026-11", deadline: due, unreported_einvoices: 4, examples: [] } } } });
+      portal.db.webhookEvent.create({ data: { id: `msg_${key}_${seq}`, accountId: a.account.id, type: "reporting.due", dedupeKey: key, payload: { type: "reporting.due", timestamp: new Date().toISOString(), data: { account_id: a.account.id, period: "2026-11", deadline: due, unreported_einvoices: 4, examples: [] } } } });
     await event("reporting.due:old", deadline(-30));
     expect(await a.caller.documents.reportingNotice()).toBeNull();
     await event("reporting.due:now", deadline(2));
@@ -130,7 +113,7 @@ describe("received e-invoices", () => {
     const accountant = await member("ACCOUNTANT", owner.account);
     const other = await member("OWNER");
     const validation = { valid: true, checked: ["xsd", "en16931", "hr-cius"], violations: [] };
-    const store = (number: string) => storeReceivedEInvoice(db, { accountId: owner.account.id, messageId: `msg-${number}`, recipientOib: BUYER, ubl: ubl(number), validation }).then((r) => r.row);
+    const store = (number: string) => storeReceivedEInvoice(portal.db, { accountId: owner.account.id, messageId: `msg-${number}`, recipientOib: BUYER, ubl: ubl(number), validation }).then((r) => r.row);
     const a = await store("PR-1");
     const b = await store("PR-2");
 
@@ -148,7 +131,7 @@ describe("received e-invoices", () => {
     expect(seen).toMatchObject({ number: "PR-1", validationStatus: "valid", status: "received", decidable: true, canDecide: false });
     await expect(accountant.caller.documents.decide({ id: a.id, decision: "accepted" })).rejects.toThrow(/Uloga „računovođa” nema pravo/);
     await expect(other.caller.documents.decide({ id: a.id, decision: "accepted" })).rejects.toThrow(/ne postoji/);
-    expect((await db.receivedEInvoice.findUniqueOrThrow({ where: { id: a.id } })).status).toBe("received");
+    expect((await portal.db.receivedEInvoice.findUniqueOrThrow({ where: { id: a.id } })).status).toBe("received");
 
     expect(await developer.caller.documents.decide({ id: a.id, decision: "accepted" })).toEqual({ ok: true, status: "accepted" });
     const again = await owner.caller.documents.decide({ id: a.id, decision: "rejected", reasonType: "U", reason: "Kasno" });
@@ -159,7 +142,7 @@ describe("received e-invoices", () => {
     expect(await owner.caller.documents.decide({ id: b.id, decision: "rejected", reasonType: "U", reason: "Pogrešna stopa PDV-a" })).toEqual({ ok: true, status: "rejected" });
     expect(await owner.caller.documents.received({ id: b.id })).toMatchObject({ status: "rejected", rejectionReasonType: "U", rejectionReason: "Pogrešna stopa PDV-a", rejectionReportStatus: "pending", decidable: false, canDecide: true });
 
-    const entries = await db.auditLog.findMany({ where: { accountId: owner.account.id, action: { startsWith: "einvoice." } }, orderBy: { createdAt: "asc" } });
+    const entries = await portal.db.auditLog.findMany({ where: { accountId: owner.account.id, action: { startsWith: "einvoice." } }, orderBy: { createdAt: "asc" } });
     expect(entries.map((e) => [e.action, e.target, (e.detail as { reasonType?: string }).reasonType ?? null])).toEqual([
       ["einvoice.accepted", "PR-1", null],
       ["einvoice.rejected", "PR-2", "U"],

@@ -1,44 +1,12 @@
 // Keys (expiry, rotation, usage per key) and the audit log through the portal's procedures, against
 // a real PostgreSQL database: who, what, when and from which address, scoped to the account.
-import { createAccount, createTestDatabase } from "@fiskal/accounts";
-import { createDb, type Db } from "@fiskal/db";
 import { createMeter } from "@fiskal/usage";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCaller } from "./root";
+import { describe, expect, it } from "vitest";
+import { portalUsers, usePortalTestDatabase } from "./testing";
 
-let db: Db;
-let drop: () => Promise<void>;
-
-beforeAll(async () => {
-  const t = await createTestDatabase();
-  drop = t.drop;
-  db = createDb(t.url, { max: 4 });
-  process.env.DATABASE_URL = t.url;
-  process.env.NEXTAUTH_SECRET = "test-secret-0123456789abcdef";
-  process.env.WEBHOOKS_ALLOW_PRIVATE = "1";
-  process.env.REDIS_URL = "redis://127.0.0.1:6379";
-  process.env.RATE_LIMIT_PREFIX = `fiskal_t_webaudit_${process.pid}_${Date.now()}`;
-});
-
-afterAll(async () => {
-  await (globalThis as { __fiskalWebhooks?: { close(): Promise<void> } }).__fiskalWebhooks?.close();
-  await (globalThis as { __fiskalWebDb?: Db }).__fiskalWebDb?.$disconnect();
-  await db?.$disconnect();
-  await drop?.();
-});
-
-let seq = 0;
-async function user(role: "CUSTOMER" | "OPERATOR" = "CUSTOMER") {
-  const account = await createAccount(db, { name: `Račun ${++seq}` });
-  const u = await db.user.create({ data: { email: `a${seq}-${Date.now()}@primjer.hr`, passwordHash: "x", role, accountId: account.id } });
-  const caller = createCaller({
-    db,
-    session: { user: { id: u.id, email: u.email, role, accountId: account.id }, expires: "2999-01-01T00:00:00Z" },
-    // A client-written entry on the left, the proxy's on the right: the right one is the address.
-    headers: new Headers({ "x-forwarded-for": `10.9.9.9, 198.51.100.${seq}` }),
-  });
-  return { account, user: u, caller, ip: `198.51.100.${seq}` };
-}
+const portal = usePortalTestDatabase({ rateLimit: "webaudit", allowPrivateWebhooks: true });
+// A client-written entry on the left, the proxy's on the right: the right one is the address.
+const user = portalUsers(portal, { account: "Račun", email: "a" }, (ip) => `10.9.9.9, ${ip}`);
 
 describe("keys", () => {
   it("creates a key with an expiry and refuses expiries in the past or beyond five years", async () => {
@@ -52,7 +20,7 @@ describe("keys", () => {
     await expect(a.caller.keys.create({ name: "x", expiresAt: new Date(Date.now() - 1000).toISOString() })).rejects.toThrow(/budućnosti/);
     await expect(a.caller.keys.create({ name: "x", expiresAt: new Date(Date.now() + 6 * 365 * 86_400_000).toISOString() })).rejects.toThrow(/pet godina/);
     await expect(a.caller.keys.create({ name: "x", expiresAt: "sutra" })).rejects.toThrow(/Neispravan datum/);
-    expect(await db.apiKey.count({ where: { accountId: a.account.id } })).toBe(1);
+    expect(await portal.db.apiKey.count({ where: { accountId: a.account.id } })).toBe(1);
   });
 
   it("rotates with an overlap: both keys listed, the old one marked with its end and successor", async () => {
@@ -80,7 +48,7 @@ describe("keys", () => {
     const k1 = await a.caller.keys.create({ name: "k1" });
     const k2 = await a.caller.keys.create({ name: "k2" });
     if (!k1.ok || !k2.ok) throw new Error("create failed");
-    const meter = createMeter(db, { flushIntervalMs: 60_000 });
+    const meter = createMeter(portal.db, { flushIntervalMs: 60_000 });
     const base = { accountId: a.account.id, method: "POST", endpoint: "POST /v1/validate/oib", durationMs: 2, at: new Date() };
     meter.record({ ...base, apiKeyId: k1.id, requestId: "1", status: 200, refused: false });
     meter.record({ ...base, apiKeyId: k1.id, requestId: "2", status: 429, refused: true });
@@ -142,10 +110,10 @@ describe("audit log", () => {
     await expect(a.caller.audit.all({})).rejects.toThrow(/operateri/);
 
     expect((await b.caller.plan.requestUpgrade({ plan: "BUSINESS" })).ok).toBe(true);
-    const pending = await db.upgradeRequest.findFirstOrThrow({ where: { accountId: b.account.id, status: "PENDING" } });
+    const pending = await portal.db.upgradeRequest.findFirstOrThrow({ where: { accountId: b.account.id, status: "PENDING" } });
     expect((await op.caller.admin.reject({ requestId: pending.id, note: "Premalo podataka" })).ok).toBe(true);
     expect((await a.caller.plan.requestUpgrade({ plan: "STARTER" })).ok).toBe(true);
-    const pendingA = await db.upgradeRequest.findFirstOrThrow({ where: { accountId: a.account.id, status: "PENDING" } });
+    const pendingA = await portal.db.upgradeRequest.findFirstOrThrow({ where: { accountId: a.account.id, status: "PENDING" } });
     expect((await op.caller.admin.approve({ requestId: pendingA.id })).ok).toBe(true);
 
     const all = await op.caller.audit.all({});

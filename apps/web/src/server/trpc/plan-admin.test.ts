@@ -1,40 +1,10 @@
 // Cancelling a pending upgrade, and the operator's pending count and customer view, against a real
 // PostgreSQL database and the real Redis.
-import { createAccount, createTestDatabase } from "@fiskal/accounts";
-import { createDb, type Db } from "@fiskal/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCaller } from "./root";
+import { describe, expect, it } from "vitest";
+import { portalUsers, usePortalTestDatabase } from "./testing";
 
-let db: Db;
-let drop: () => Promise<void>;
-
-beforeAll(async () => {
-  const t = await createTestDatabase();
-  drop = t.drop;
-  db = createDb(t.url, { max: 4 });
-  process.env.DATABASE_URL = t.url;
-  process.env.NEXTAUTH_SECRET = "test-secret-0123456789abcdef";
-  process.env.REDIS_URL = "redis://127.0.0.1:6379";
-  process.env.RATE_LIMIT_PREFIX = `fiskal_t_plan_${process.pid}_${Date.now()}`;
-});
-
-afterAll(async () => {
-  await (globalThis as { __fiskalWebDb?: Db }).__fiskalWebDb?.$disconnect();
-  await db?.$disconnect();
-  await drop?.();
-});
-
-let seq = 0;
-async function user(role: "CUSTOMER" | "OPERATOR" = "CUSTOMER") {
-  const account = await createAccount(db, { name: `Plan ${++seq}` });
-  const u = await db.user.create({ data: { email: `p${seq}-${Date.now()}@primjer.hr`, passwordHash: "x", role, accountId: account.id } });
-  const caller = createCaller({
-    db,
-    session: { user: { id: u.id, email: u.email, role, accountId: account.id }, expires: "2999-01-01T00:00:00Z" },
-    headers: new Headers({ "x-forwarded-for": `198.51.100.${seq}` }),
-  });
-  return { account, user: u, caller };
-}
+const portal = usePortalTestDatabase({ rateLimit: "plan" });
+const user = portalUsers(portal, { account: "Plan", email: "p" });
 
 describe("cancelling a pending upgrade", () => {
   it("cancels only the caller's own pending request, records it, and allows a new one", async () => {
@@ -46,13 +16,13 @@ describe("cancelling a pending upgrade", () => {
     // another account cannot cancel it, and learns nothing about it
     const foreign = await other.caller.plan.cancelRequest({ requestId: pending.id });
     expect(foreign.ok).toBe(false);
-    expect((await db.upgradeRequest.findUniqueOrThrow({ where: { id: pending.id } })).status).toBe("PENDING");
+    expect((await portal.db.upgradeRequest.findUniqueOrThrow({ where: { id: pending.id } })).status).toBe("PENDING");
 
     expect(await a.caller.plan.cancelRequest({ requestId: pending.id })).toEqual({ ok: true });
-    const row = await db.upgradeRequest.findUniqueOrThrow({ where: { id: pending.id } });
+    const row = await portal.db.upgradeRequest.findUniqueOrThrow({ where: { id: pending.id } });
     expect(row.status).toBe("CANCELLED");
     expect(row.decidedAt).not.toBeNull();
-    const entry = await db.auditLog.findFirst({ where: { accountId: a.account.id, action: "plan.cancelled" } });
+    const entry = await portal.db.auditLog.findFirst({ where: { accountId: a.account.id, action: "plan.cancelled" } });
     expect(entry?.target).toBe("STARTER");
     expect(entry?.actor).toBe(a.user.email);
 
@@ -68,7 +38,7 @@ describe("cancelling a pending upgrade", () => {
     const pending = (await a.caller.plan.overview()).requests[0]!;
     expect(await op.caller.admin.reject({ requestId: pending.id })).toEqual({ ok: true });
     expect((await a.caller.plan.cancelRequest({ requestId: pending.id })).ok).toBe(false);
-    expect((await db.upgradeRequest.findUniqueOrThrow({ where: { id: pending.id } })).status).toBe("REJECTED");
+    expect((await portal.db.upgradeRequest.findUniqueOrThrow({ where: { id: pending.id } })).status).toBe("REJECTED");
   });
 });
 

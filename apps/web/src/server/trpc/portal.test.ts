@@ -1,48 +1,15 @@
 // Portal procedures against a real PostgreSQL database: scoping to the session's account,
 // expected outcomes as values, and the operator-only area.
-import { createAccount, createApiKey, createTestDatabase, hashPassword } from "@fiskal/accounts";
-import { createDb, type Db } from "@fiskal/db";
+import { createAccount, createApiKey, hashPassword } from "@fiskal/accounts";
+import { createDb } from "@fiskal/db";
 import { createMeter } from "@fiskal/usage";
 import { authOptions } from "~/server/auth";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createCaller } from "./root";
+import { portalUsers, usePortalTestDatabase } from "./testing";
 
-let db: Db;
-let drop: () => Promise<void>;
-
-beforeAll(async () => {
-  const t = await createTestDatabase();
-  drop = t.drop;
-  db = createDb(t.url, { max: 4 });
-  process.env.DATABASE_URL = t.url;
-  process.env.NEXTAUTH_SECRET = "test-secret-0123456789abcdef";
-  // Lets endpoints point at loopback, so no test depends on outside DNS.
-  process.env.WEBHOOKS_ALLOW_PRIVATE = "1";
-  // The portal's limiter on the real Redis, under a prefix no other run uses.
-  process.env.REDIS_URL = "redis://127.0.0.1:6379";
-  process.env.RATE_LIMIT_PREFIX = `fiskal_t_web_${process.pid}_${Date.now()}`;
-});
-
-afterAll(async () => {
-  await (globalThis as { __fiskalWebhooks?: { close(): Promise<void> } }).__fiskalWebhooks?.close();
-  await (globalThis as { __fiskalWebDb?: Db }).__fiskalWebDb?.$disconnect();
-  await db?.$disconnect();
-  await drop?.();
-});
-
-let seq = 0;
-async function customer(role: "CUSTOMER" | "OPERATOR" = "CUSTOMER") {
-  const account = await createAccount(db, { name: `Račun ${++seq}` });
-  const user = await db.user.create({
-    data: { email: `u${seq}-${Date.now()}@primjer.hr`, passwordHash: "x", role, accountId: account.id },
-  });
-  const caller = createCaller({
-    db,
-    session: { user: { id: user.id, email: user.email, role, accountId: account.id }, expires: "2999-01-01T00:00:00Z" },
-    headers: new Headers({ "x-forwarded-for": `198.51.100.${seq}` }),
-  });
-  return { account, user, caller };
-}
+const portal = usePortalTestDatabase({ rateLimit: "web", allowPrivateWebhooks: true });
+const customer = portalUsers(portal, { account: "Račun", email: "u" });
 
 /**
  * Callers for the same session, each on its own database client, as separate portal processes
@@ -66,7 +33,7 @@ async function inParallel<T>(
 }
 
 function anonymous(ip = "203.0.113.9") {
-  return createCaller({ db, session: null, headers: new Headers({ "x-forwarded-for": ip }) });
+  return createCaller({ db: portal.db, session: null, headers: new Headers({ "x-forwarded-for": ip }) });
 }
 
 describe("keys", () => {
@@ -106,11 +73,11 @@ describe("keys", () => {
 
   it("never exceed the cap of active keys under concurrent creates", async () => {
     const a = await customer();
-    for (let i = 0; i < 20; i++) await createApiKey(db, a.account.id, `postojeći ${i}`);
+    for (let i = 0; i < 20; i++) await createApiKey(portal.db, a.account.id, `postojeći ${i}`);
     const results = await inParallel(a, 12, (c, i) => c.keys.create({ name: `paralelni ${i}` }));
     expect(results.filter((r) => r.ok)).toHaveLength(5);
     expect(results.filter((r) => !r.ok)[0]).toMatchObject({ ok: false, message: expect.stringContaining("najviše 25 aktivnih ključeva") });
-    expect(await db.apiKey.count({ where: { accountId: a.account.id, revokedAt: null } })).toBe(25);
+    expect(await portal.db.apiKey.count({ where: { accountId: a.account.id, revokedAt: null } })).toBe(25);
   });
 
   it("require a session", async () => {
@@ -123,15 +90,15 @@ describe("sign-up", () => {
     const email = `novi-${Date.now()}@primjer.hr`;
     const api = anonymous("192.0.2.10");
     expect(await api.auth.signUp({ company: "Primjer d.o.o.", email, password: "dovoljno-duga" })).toEqual({ ok: true });
-    const user = await db.user.findUniqueOrThrow({ where: { email }, include: { account: true } });
+    const user = await portal.db.user.findUniqueOrThrow({ where: { email }, include: { account: true } });
     expect(user.account.plan).toBe("SANDBOX");
     expect(user.role).toBe("CUSTOMER");
     expect(user.passwordHash).toMatch(/^\$argon2id\$/);
 
     const again = await api.auth.signUp({ company: "Drugi d.o.o.", email: email.toUpperCase(), password: "dovoljno-duga" });
     expect(again).toEqual({ ok: true });
-    expect(await db.user.count({ where: { email } })).toBe(1);
-    expect(await db.account.count({ where: { name: "Drugi d.o.o." } })).toBe(0);
+    expect(await portal.db.user.count({ where: { email } })).toBe(1);
+    expect(await portal.db.account.count({ where: { name: "Drugi d.o.o." } })).toBe(0);
   });
 
   it("rejects a short password", async () => {
@@ -159,9 +126,9 @@ describe("sign-in", () => {
   const authorize = () => (authOptions().providers[0] as unknown as { options: { authorize: Authorize } }).options.authorize;
 
   it("accepts the right password and refuses a wrong one in the same words as an unknown e-mail", async () => {
-    const account = await createAccount(db, { name: "Prijava d.o.o." });
+    const account = await createAccount(portal.db, { name: "Prijava d.o.o." });
     const email = `prijava-${Date.now()}@primjer.hr`;
-    await db.user.create({ data: { email, passwordHash: await hashPassword("ispravna-lozinka"), accountId: account.id } });
+    await portal.db.user.create({ data: { email, passwordHash: await hashPassword("ispravna-lozinka"), accountId: account.id } });
     const req = { headers: { "x-forwarded-for": "198.18.0.1" } };
     await expect(authorize()({ email, password: "ispravna-lozinka" }, req)).resolves.toMatchObject({ email, accountId: account.id });
     await expect(authorize()({ email, password: "kriva-lozinka" }, req)).rejects.toThrow("Neispravan e-mail ili lozinka.");
@@ -197,7 +164,7 @@ describe("plan", () => {
       for (const r of results.filter((r) => !r.ok)) {
         expect(r).toEqual({ ok: false, reason: "pending_exists", message: "Već imate zahtjev na čekanju. Operater će ga uskoro obraditi." });
       }
-      expect(await db.upgradeRequest.count({ where: { accountId: a.account.id, status: "PENDING" } })).toBe(1);
+      expect(await portal.db.upgradeRequest.count({ where: { accountId: a.account.id, status: "PENDING" } })).toBe(1);
     }
   });
 
@@ -216,7 +183,7 @@ describe("admin", () => {
     await expect(
       a.caller.admin.setCustomLimits({ accountId: a.account.id, burst: 1000, perMinute: 10000, perDay: 1000000 }),
     ).rejects.toMatchObject({ code: "FORBIDDEN" });
-    expect((await db.account.findUniqueOrThrow({ where: { id: a.account.id } })).plan).toBe("SANDBOX");
+    expect((await portal.db.account.findUniqueOrThrow({ where: { id: a.account.id } })).plan).toBe("SANDBOX");
   });
 
   it("approves an upgrade exactly once and the new limits apply", async () => {
@@ -247,46 +214,46 @@ describe("admin", () => {
     if (!starterReq) throw new Error("request missing");
     // Meanwhile an operator gives the account Enterprise limits directly.
     expect(await op.caller.admin.setCustomLimits({ accountId: a.account.id, burst: 100, perMinute: 5000, perDay: 1_000_000 })).toEqual({ ok: true });
-    const before = await db.account.findUniqueOrThrow({ where: { id: a.account.id } });
+    const before = await portal.db.account.findUniqueOrThrow({ where: { id: a.account.id } });
 
     const refused = await op.caller.admin.approve({ requestId: starterReq.id });
     expect(refused).toEqual({ ok: false, message: expect.stringContaining("nije viši") });
-    expect(await db.account.findUniqueOrThrow({ where: { id: a.account.id } })).toEqual(before);
-    expect((await db.upgradeRequest.findUniqueOrThrow({ where: { id: starterReq.id } })).status).toBe("PENDING");
+    expect(await portal.db.account.findUniqueOrThrow({ where: { id: a.account.id } })).toEqual(before);
+    expect((await portal.db.upgradeRequest.findUniqueOrThrow({ where: { id: starterReq.id } })).status).toBe("PENDING");
     expect(await op.caller.admin.reject({ requestId: starterReq.id })).toEqual({ ok: true });
 
     // BUSINESS approved first, then an old STARTER request: the account stays on BUSINESS.
     const b = await customer();
     await b.caller.plan.requestUpgrade({ plan: "STARTER" });
-    const old = await db.upgradeRequest.findFirstOrThrow({ where: { accountId: b.account.id, status: "PENDING" } });
-    await db.account.update({ where: { id: b.account.id }, data: { plan: "BUSINESS" } });
+    const old = await portal.db.upgradeRequest.findFirstOrThrow({ where: { accountId: b.account.id, status: "PENDING" } });
+    await portal.db.account.update({ where: { id: b.account.id }, data: { plan: "BUSINESS" } });
     expect(await op.caller.admin.approve({ requestId: old.id })).toMatchObject({ ok: false, message: expect.stringContaining("Business") });
-    expect((await db.account.findUniqueOrThrow({ where: { id: b.account.id } })).plan).toBe("BUSINESS");
+    expect((await portal.db.account.findUniqueOrThrow({ where: { id: b.account.id } })).plan).toBe("BUSINESS");
   });
 
   it("approves atomically: when the plan change fails the request stays pending", async () => {
     const op = await customer("OPERATOR");
     const a = await customer();
     await a.caller.plan.requestUpgrade({ plan: "BUSINESS" });
-    const req = await db.upgradeRequest.findFirstOrThrow({ where: { accountId: a.account.id, status: "PENDING" } });
+    const req = await portal.db.upgradeRequest.findFirstOrThrow({ where: { accountId: a.account.id, status: "PENDING" } });
     const fn = `fail_plan_${a.account.id.replaceAll("-", "")}`;
     // A real failure of the second write, raised by the database itself.
-    await db.$executeRawUnsafe(
+    await portal.db.$executeRawUnsafe(
       `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
          IF NEW.id = '${a.account.id}' AND NEW.plan <> OLD.plan THEN RAISE EXCEPTION 'plan change refused'; END IF;
          RETURN NEW; END $$`,
     );
-    await db.$executeRawUnsafe(`CREATE TRIGGER ${fn} BEFORE UPDATE ON "Account" FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+    await portal.db.$executeRawUnsafe(`CREATE TRIGGER ${fn} BEFORE UPDATE ON "Account" FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
     try {
       await expect(op.caller.admin.approve({ requestId: req.id })).rejects.toThrow();
-      expect((await db.upgradeRequest.findUniqueOrThrow({ where: { id: req.id } })).status).toBe("PENDING");
-      expect((await db.account.findUniqueOrThrow({ where: { id: a.account.id } })).plan).toBe("SANDBOX");
+      expect((await portal.db.upgradeRequest.findUniqueOrThrow({ where: { id: req.id } })).status).toBe("PENDING");
+      expect((await portal.db.account.findUniqueOrThrow({ where: { id: a.account.id } })).plan).toBe("SANDBOX");
     } finally {
-      await db.$executeRawUnsafe(`DROP TRIGGER ${fn} ON "Account"`);
-      await db.$executeRawUnsafe(`DROP FUNCTION ${fn}()`);
+      await portal.db.$executeRawUnsafe(`DROP TRIGGER ${fn} ON "Account"`);
+      await portal.db.$executeRawUnsafe(`DROP FUNCTION ${fn}()`);
     }
     expect(await op.caller.admin.approve({ requestId: req.id })).toEqual({ ok: true });
-    expect(await db.account.findUniqueOrThrow({ where: { id: a.account.id } })).toMatchObject({ plan: "BUSINESS", limitsVersion: 2 });
+    expect(await portal.db.account.findUniqueOrThrow({ where: { id: a.account.id } })).toMatchObject({ plan: "BUSINESS", limitsVersion: 2 });
   });
 
   it("needs limits to approve Enterprise and sets them", async () => {
@@ -319,7 +286,7 @@ describe("admin", () => {
     const a = await customer();
     const r = await op.caller.admin.setCustomLimits({ accountId: a.account.id, burst: 500, perMinute: 100, perDay: 1000 });
     expect(r.ok).toBe(false);
-    expect((await db.account.findUniqueOrThrow({ where: { id: a.account.id } })).plan).toBe("SANDBOX");
+    expect((await portal.db.account.findUniqueOrThrow({ where: { id: a.account.id } })).plan).toBe("SANDBOX");
   });
 });
 
@@ -329,7 +296,7 @@ describe("usage", () => {
     const b = await customer();
     const now = new Date();
     // recorded as the API records them: the request log and the hourly counts together
-    const meter = createMeter(db, { flushIntervalMs: 60_000 });
+    const meter = createMeter(portal.db, { flushIntervalMs: 60_000 });
     for (const e of [
       { accountId: a.account.id, requestId: "r1", method: "POST", endpoint: "POST /v1/validate/oib", status: 200, durationMs: 10, refused: false },
       { accountId: a.account.id, requestId: "r2", method: "POST", endpoint: "POST /v1/validate/oib", status: 429, durationMs: 1, refused: true },

@@ -3,38 +3,25 @@
 // e-mail read back from the catcher, the last owner, and the audit log of every team action.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { createAccount, createTestDatabase, hashPassword } from "@fiskal/accounts";
-import { createDb, type Db } from "@fiskal/db";
+import { createAccount, hashPassword } from "@fiskal/accounts";
 import { startCatcher, type Catcher } from "@fiskal/mail";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "./root";
+import { usePortalTestDatabase } from "./testing";
 
-let db: Db;
-let drop: () => Promise<void>;
+const portal = usePortalTestDatabase({ rateLimit: "team", allowPrivateWebhooks: true });
 let catcher: Catcher;
 
 beforeAll(async () => {
-  const t = await createTestDatabase();
-  drop = t.drop;
-  db = createDb(t.url, { max: 4 });
   catcher = await startCatcher();
-  process.env.DATABASE_URL = t.url;
-  process.env.NEXTAUTH_SECRET = "test-secret-0123456789abcdef";
-  process.env.WEBHOOKS_ALLOW_PRIVATE = "1";
-  process.env.REDIS_URL = "redis://127.0.0.1:6379";
-  process.env.RATE_LIMIT_PREFIX = `fiskal_t_team_${process.pid}_${Date.now()}`;
   process.env.SMTP_URL = catcher.smtpUrl;
   process.env.MAIL_FROM = "Fiskal <noreply@fiskal.test>";
   process.env.PORTAL_URL = "http://portal.test";
 });
 
 afterAll(async () => {
-  await (globalThis as { __fiskalWebhooks?: { close(): Promise<void> } }).__fiskalWebhooks?.close();
-  await (globalThis as { __fiskalWebDb?: Db }).__fiskalWebDb?.$disconnect();
-  await db?.$disconnect();
   await catcher?.close();
-  await drop?.();
 });
 
 type Role = "OWNER" | "DEVELOPER" | "ACCOUNTANT";
@@ -42,14 +29,14 @@ let seq = 0;
 
 function callerFor(u: { id: string; email: string; accountId: string; role?: "CUSTOMER" | "OPERATOR" }) {
   return createCaller({
-    db,
+    db: portal.db,
     session: { user: { id: u.id, email: u.email, role: u.role ?? "CUSTOMER", accountId: u.accountId }, expires: "2999-01-01T00:00:00Z" },
     headers: new Headers({ "x-forwarded-for": "198.51.100.7" }),
   });
 }
 
 async function newUser(accountId: string, opts: { role?: Role; password?: string; operator?: boolean } = {}) {
-  const u = await db.user.create({
+  const u = await portal.db.user.create({
     data: {
       email: `t${++seq}-${Date.now()}@primjer.hr`,
       passwordHash: opts.password ? await hashPassword(opts.password) : "x",
@@ -57,12 +44,12 @@ async function newUser(accountId: string, opts: { role?: Role; password?: string
       role: opts.operator ? "OPERATOR" : "CUSTOMER",
     },
   });
-  if (opts.role && opts.role !== "OWNER") await db.membership.update({ where: { userId_accountId: { userId: u.id, accountId } }, data: { role: opts.role } });
+  if (opts.role && opts.role !== "OWNER") await portal.db.membership.update({ where: { userId_accountId: { userId: u.id, accountId } }, data: { role: opts.role } });
   return { ...u, caller: callerFor(u) };
 }
 
 async function team() {
-  const account = await createAccount(db, { name: `Tvrtka ${++seq}` });
+  const account = await createAccount(portal.db, { name: `Tvrtka ${++seq}` });
   const owner = await newUser(account.id);
   const developer = await newUser(account.id, { role: "DEVELOPER" });
   const accountant = await newUser(account.id, { role: "ACCOUNTANT" });
@@ -125,10 +112,10 @@ describe("role matrix: every portal procedure × every role", () => {
   it.each(MATRIX)("%s", async (name, allowed, call) => {
     const t = await team();
     const before = {
-      keys: await db.apiKey.count({ where: { accountId: t.account.id } }),
-      invitations: await db.invitation.count({ where: { accountId: t.account.id } }),
-      requests: await db.upgradeRequest.count({ where: { accountId: t.account.id } }),
-      members: await db.membership.count({ where: { accountId: t.account.id } }),
+      keys: await portal.db.apiKey.count({ where: { accountId: t.account.id } }),
+      invitations: await portal.db.invitation.count({ where: { accountId: t.account.id } }),
+      requests: await portal.db.upgradeRequest.count({ where: { accountId: t.account.id } }),
+      members: await portal.db.membership.count({ where: { accountId: t.account.id } }),
     };
     const who = (role: Role) => (role === "OWNER" ? t.owner : role === "DEVELOPER" ? t.developer : t.accountant);
     // Refused roles first: after them nothing may have changed.
@@ -136,15 +123,15 @@ describe("role matrix: every portal procedure × every role", () => {
       expect(await codeOf(call(who(role).caller)), `${name} as ${role}`).toBe("FORBIDDEN");
     }
     expect({
-      keys: await db.apiKey.count({ where: { accountId: t.account.id } }),
-      invitations: await db.invitation.count({ where: { accountId: t.account.id } }),
-      requests: await db.upgradeRequest.count({ where: { accountId: t.account.id } }),
-      members: await db.membership.count({ where: { accountId: t.account.id } }),
+      keys: await portal.db.apiKey.count({ where: { accountId: t.account.id } }),
+      invitations: await portal.db.invitation.count({ where: { accountId: t.account.id } }),
+      requests: await portal.db.upgradeRequest.count({ where: { accountId: t.account.id } }),
+      members: await portal.db.membership.count({ where: { accountId: t.account.id } }),
     }).toEqual(before);
     for (const role of allowed) expect(await codeOf(call(who(role).caller)), `${name} as ${role}`).not.toBe("FORBIDDEN");
     // A user removed from the team is refused everywhere but their own profile and team list.
     const removed = await newUser(t.account.id, { role: "DEVELOPER" });
-    await db.membership.delete({ where: { userId_accountId: { userId: removed.id, accountId: t.account.id } } });
+    await portal.db.membership.delete({ where: { userId_accountId: { userId: removed.id, accountId: t.account.id } } });
     const code = await codeOf(call(removed.caller));
     if (name === "account.me" || name === "team.accounts") expect(code).toBe("OK");
     else expect(code, `${name} as a removed member`).toBe("FORBIDDEN");
@@ -153,8 +140,8 @@ describe("role matrix: every portal procedure × every role", () => {
   it("an accountant cannot create a key, and nothing is written", async () => {
     const t = await team();
     await expect(t.accountant.caller.keys.create({ name: "ne" })).rejects.toMatchObject({ code: "FORBIDDEN", message: "Uloga „računovođa” nema pravo na ovu radnju." });
-    expect(await db.apiKey.count({ where: { accountId: t.account.id } })).toBe(0);
-    expect(await db.auditLog.count({ where: { accountId: t.account.id, action: "key.created" } })).toBe(0);
+    expect(await portal.db.apiKey.count({ where: { accountId: t.account.id } })).toBe(0);
+    expect(await portal.db.auditLog.count({ where: { accountId: t.account.id, action: "key.created" } })).toBe(0);
     const ok = await t.developer.caller.keys.create({ name: "da" });
     expect(ok.ok).toBe(true);
   });
@@ -173,13 +160,13 @@ describe("invitations by e-mail", () => {
     const token = /http:\/\/portal\.test\/invite\/([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
     expect(token).toBeDefined();
 
-    const anon = createCaller({ db, session: null, headers: new Headers() });
+    const anon = createCaller({ db: portal.db, session: null, headers: new Headers() });
     expect(await anon.team.invitation({ token: token! })).toMatchObject({ found: true, state: "open", email, role: "ACCOUNTANT", userExists: false });
     expect(await anon.team.accept({ token: token!, password: "kratka" })).toMatchObject({ ok: false, message: "Lozinka mora imati barem 10 znakova." });
     expect(await anon.team.accept({ token: token!, password: "dovoljno-duga-lozinka", name: "Ana" })).toEqual({ ok: true, email });
     expect(await anon.team.accept({ token: token!, password: "dovoljno-duga-lozinka" })).toMatchObject({ ok: false });
 
-    const user = await db.user.findUniqueOrThrow({ where: { email }, include: { memberships: true } });
+    const user = await portal.db.user.findUniqueOrThrow({ where: { email }, include: { memberships: true } });
     expect(user.accountId).toBe(t.account.id);
     expect(user.memberships.map((m) => [m.accountId, m.role])).toEqual([[t.account.id, "ACCOUNTANT"]]);
     const accountant = callerFor(user);
@@ -189,7 +176,7 @@ describe("invitations by e-mail", () => {
     const overview = await t.owner.caller.team.overview();
     expect(overview.members.map((m) => m.role)).toEqual(["OWNER", "DEVELOPER", "ACCOUNTANT", "ACCOUNTANT"]);
     expect(overview.invitations).toEqual([]);
-    const actions = (await db.auditLog.findMany({ where: { accountId: t.account.id, action: { startsWith: "team." } }, orderBy: { id: "asc" } })).map((a) => [a.action, a.actor, a.target]);
+    const actions = (await portal.db.auditLog.findMany({ where: { accountId: t.account.id, action: { startsWith: "team." } }, orderBy: { id: "asc" } })).map((a) => [a.action, a.actor, a.target]);
     expect(actions).toEqual([
       ["team.invited", t.owner.email, email],
       ["team.joined", email, email],
@@ -198,15 +185,15 @@ describe("invitations by e-mail", () => {
 
   it("an existing user confirms with their password and then works in the inviting account", async () => {
     const t = await team();
-    const other = await createAccount(db, { name: "Drugi obrt" });
+    const other = await createAccount(portal.db, { name: "Drugi obrt" });
     const existing = await newUser(other.id, { password: "postojeca-lozinka" });
     catcher.clear();
     await t.owner.caller.team.invite({ email: existing.email, role: "DEVELOPER" });
     const mail = await catcher.waitFor((m) => m.envelope.to.includes(existing.email));
     const token = /\/invite\/([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
-    const anon = createCaller({ db, session: null, headers: new Headers() });
+    const anon = createCaller({ db: portal.db, session: null, headers: new Headers() });
     expect(await anon.team.accept({ token, password: "kriva-lozinka-123" })).toMatchObject({ ok: false, message: expect.stringContaining("Lozinka nije ispravna") });
-    expect(await db.membership.count({ where: { userId: existing.id } })).toBe(1);
+    expect(await portal.db.membership.count({ where: { userId: existing.id } })).toBe(1);
     expect(await anon.team.accept({ token, password: "postojeca-lozinka" })).toMatchObject({ ok: true });
     const me = callerFor({ ...existing, accountId: other.id });
     expect((await me.team.accounts()).map((a) => [a.name, a.role, a.current])).toEqual([
@@ -214,7 +201,7 @@ describe("invitations by e-mail", () => {
       [t.account.name, "DEVELOPER", true],
     ]);
     expect(await me.team.switchAccount({ accountId: other.id })).toEqual({ ok: true });
-    expect((await db.user.findUniqueOrThrow({ where: { id: existing.id } })).accountId).toBe(other.id);
+    expect((await portal.db.user.findUniqueOrThrow({ where: { id: existing.id } })).accountId).toBe(other.id);
     expect(await me.team.switchAccount({ accountId: randomUUID() })).toMatchObject({ ok: false });
   });
 
@@ -225,13 +212,13 @@ describe("invitations by e-mail", () => {
     await t.owner.caller.team.invite({ email, role: "DEVELOPER" });
     await t.owner.caller.team.invite({ email, role: "ACCOUNTANT" });
     const [first, second] = catcher.messages({ to: email }).map((m) => /\/invite\/([A-Za-z0-9_-]+)/.exec(m.text)![1]!);
-    const anon = createCaller({ db, session: null, headers: new Headers() });
+    const anon = createCaller({ db: portal.db, session: null, headers: new Headers() });
     expect(await anon.team.invitation({ token: first! })).toMatchObject({ state: "revoked" });
     const open = (await t.owner.caller.team.overview()).invitations;
     expect(open.map((i) => [i.email, i.role])).toEqual([[email, "ACCOUNTANT"]]);
     expect(await t.owner.caller.team.revokeInvitation({ id: open[0]!.id })).toEqual({ ok: true });
     expect(await anon.team.accept({ token: second!, password: "dovoljno-duga-lozinka" })).toMatchObject({ ok: false, message: expect.stringContaining("povučen") });
-    expect(await db.user.count({ where: { email } })).toBe(0);
+    expect(await portal.db.user.count({ where: { email } })).toBe(0);
     expect(await t.owner.caller.team.invite({ email: t.developer.email, role: "OWNER" })).toMatchObject({ ok: false, message: "Korisnik s tom e-mail adresom već je član tima." });
   });
 });
@@ -244,7 +231,7 @@ describe("the last owner", () => {
     expect(await t.owner.caller.team.leave()).toEqual({ ok: false, message: LAST });
     expect(await t.owner.caller.team.changeRole({ memberId: ownerRow.id, role: "DEVELOPER" })).toEqual({ ok: false, message: LAST });
     expect(await t.owner.caller.team.remove({ memberId: ownerRow.id })).toEqual({ ok: false, message: LAST });
-    expect(await db.membership.count({ where: { accountId: t.account.id, role: "OWNER" } })).toBe(1);
+    expect(await portal.db.membership.count({ where: { accountId: t.account.id, role: "OWNER" } })).toBe(1);
 
     const devRow = (await t.owner.caller.team.overview()).members.find((m) => m.email === t.developer.email)!;
     expect(await t.owner.caller.team.changeRole({ memberId: devRow.id, role: "OWNER" })).toEqual({ ok: true });
@@ -255,13 +242,13 @@ describe("the last owner", () => {
       t.developer.caller.team.changeRole({ memberId: ownerRow.id, role: "ACCOUNTANT" }),
     ]);
     expect([a.ok, b.ok].filter(Boolean)).toHaveLength(1);
-    expect(await db.membership.count({ where: { accountId: t.account.id, role: "OWNER" } })).toBe(1);
+    expect(await portal.db.membership.count({ where: { accountId: t.account.id, role: "OWNER" } })).toBe(1);
 
-    const accRow = (await db.membership.findFirstOrThrow({ where: { accountId: t.account.id, userId: t.accountant.id } })).id;
+    const accRow = (await portal.db.membership.findFirstOrThrow({ where: { accountId: t.account.id, userId: t.accountant.id } })).id;
     const stillOwner = a.ok ? t.owner : t.developer;
     expect(await stillOwner.caller.team.remove({ memberId: accRow })).toEqual({ ok: true });
     await expect(t.accountant.caller.usage.overview({})).rejects.toMatchObject({ code: "FORBIDDEN", message: "Više niste član tima ovog računa." });
-    const actions = (await db.auditLog.findMany({ where: { accountId: t.account.id, action: { startsWith: "team." } }, orderBy: { id: "asc" } })).map((x) => x.action);
+    const actions = (await portal.db.auditLog.findMany({ where: { accountId: t.account.id, action: { startsWith: "team." } }, orderBy: { id: "asc" } })).map((x) => x.action);
     expect(actions).toEqual(["team.role_changed", "team.role_changed", "team.removed"]);
   });
 });
@@ -269,13 +256,13 @@ describe("the last owner", () => {
 describe("e-mail to owners", () => {
   it("an operator's approval of an upgrade is mailed to every owner of the account, in Croatian", async () => {
     const t = await team();
-    const devRow = await db.membership.findFirstOrThrow({ where: { accountId: t.account.id, userId: t.developer.id } });
+    const devRow = await portal.db.membership.findFirstOrThrow({ where: { accountId: t.account.id, userId: t.developer.id } });
     await t.owner.caller.team.changeRole({ memberId: devRow.id, role: "OWNER" });
     expect(await t.owner.caller.plan.requestUpgrade({ plan: "STARTER" })).toEqual({ ok: true });
-    const ops = await createAccount(db, { name: "Operateri" });
+    const ops = await createAccount(portal.db, { name: "Operateri" });
     const op = await newUser(ops.id, { operator: true });
     const operator = callerFor({ ...op, role: "OPERATOR" });
-    const request = await db.upgradeRequest.findFirstOrThrow({ where: { accountId: t.account.id, status: "PENDING" } });
+    const request = await portal.db.upgradeRequest.findFirstOrThrow({ where: { accountId: t.account.id, status: "PENDING" } });
     catcher.clear();
     expect(await operator.admin.approve({ requestId: request.id, note: "" })).toEqual({ ok: true });
     const got = await Promise.all([t.owner.email, t.developer.email].map((e) => catcher.waitFor((m) => m.envelope.to.includes(e))));
@@ -289,42 +276,42 @@ describe("e-mail to owners", () => {
 
 describe("migration", () => {
   it("makes every existing user OWNER of their account, and a new user OWNER of the account it is created with", async () => {
-    const account = await createAccount(db, { name: `Stari račun ${++seq}` });
+    const account = await createAccount(portal.db, { name: `Stari račun ${++seq}` });
     const a = await newUser(account.id);
     const b = await newUser(account.id);
-    expect((await db.membership.findMany({ where: { accountId: account.id } })).map((m) => m.role)).toEqual(["OWNER", "OWNER"]);
+    expect((await portal.db.membership.findMany({ where: { accountId: account.id } })).map((m) => m.role)).toEqual(["OWNER", "OWNER"]);
     // As before the migration: users without memberships; the migration's statement gives them one.
-    await db.membership.deleteMany({ where: { accountId: account.id } });
+    await portal.db.membership.deleteMany({ where: { accountId: account.id } });
     const sql = readFileSync(new URL("../../../../../packages/db/prisma/migrations/20261126104638_team_memberships/migration.sql", import.meta.url), "utf8");
     const backfill = /-- Every existing user[^\n]*\n([\s\S]*?;)/.exec(sql)?.[1];
     expect(backfill).toBeDefined();
-    await db.$executeRawUnsafe(backfill!);
-    const rows = await db.membership.findMany({ where: { accountId: account.id }, orderBy: { userId: "asc" } });
+    await portal.db.$executeRawUnsafe(backfill!);
+    const rows = await portal.db.membership.findMany({ where: { accountId: account.id }, orderBy: { userId: "asc" } });
     expect(rows.map((m) => [m.userId, m.role])).toEqual([a.id, b.id].sort().map((id) => [id, "OWNER"]));
     // Run twice (a re-applied statement), nothing doubles.
-    await db.$executeRawUnsafe(backfill!);
-    expect(await db.membership.count({ where: { accountId: account.id } })).toBe(2);
+    await portal.db.$executeRawUnsafe(backfill!);
+    expect(await portal.db.membership.count({ where: { accountId: account.id } })).toBe(2);
   });
 });
 
 describe("the operator's two-factor rule holds for portal calls, not only for pages", () => {
   it("an owner without TOTP is refused every call but who they are, with nothing changed", async () => {
     const t = await team();
-    await db.portalSettings.upsert({ where: { id: 1 }, create: { id: 1, requireTotpForOwners: true }, update: { requireTotpForOwners: true } });
+    await portal.db.portalSettings.upsert({ where: { id: 1 }, create: { id: 1, requireTotpForOwners: true }, update: { requireTotpForOwners: true } });
     try {
       expect(await codeOf(t.owner.caller.keys.create({ name: "bez-2fa" }))).toBe("FORBIDDEN");
       expect(await codeOf(t.owner.caller.keys.list())).toBe("FORBIDDEN");
       expect(await codeOf(t.owner.caller.team.invite({ email: `bez-2fa-${++seq}@primjer.hr`, role: "DEVELOPER" }))).toBe("FORBIDDEN");
-      expect(await db.apiKey.count({ where: { accountId: t.account.id } })).toBe(0);
-      expect(await db.invitation.count({ where: { accountId: t.account.id } })).toBe(0);
+      expect(await portal.db.apiKey.count({ where: { accountId: t.account.id } })).toBe(0);
+      expect(await portal.db.invitation.count({ where: { accountId: t.account.id } })).toBe(0);
       expect(await codeOf(t.owner.caller.account.me())).toBe("OK");
       // The rule covers owners only: the developer keeps working.
       expect(await codeOf(t.developer.caller.keys.list())).toBe("OK");
       // With TOTP enabled the owner is let through.
-      await db.user.update({ where: { id: t.owner.id }, data: { totpEnabledAt: new Date() } });
+      await portal.db.user.update({ where: { id: t.owner.id }, data: { totpEnabledAt: new Date() } });
       expect(await codeOf(t.owner.caller.keys.list())).toBe("OK");
     } finally {
-      await db.portalSettings.update({ where: { id: 1 }, data: { requireTotpForOwners: false } });
+      await portal.db.portalSettings.update({ where: { id: 1 }, data: { requireTotpForOwners: false } });
     }
   });
 });

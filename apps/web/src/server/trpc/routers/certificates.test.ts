@@ -1,43 +1,14 @@
 // The portal's certificate procedures against a real PostgreSQL database: upload (PKCS#12 +
 // password), refusals as values, encryption at rest with the shared key, audit, account scoping.
-import { createAccount, createTestDatabase } from "@fiskal/accounts";
-import { createDb, type Db } from "@fiskal/db";
 import { buildPkcs12, createKeyring, decryptPrivateKey, generateEncryptionKey, generateTestCertificate } from "@fiskal/fiscal";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCaller } from "../root";
+import { describe, expect, it } from "vitest";
+import { portalUsers, usePortalTestDatabase } from "../testing";
 
 const KEY = generateEncryptionKey();
 const PASSWORD = "portal-lozinka-42";
 const OIB = "69435151530";
-let db: Db;
-let drop: () => Promise<void>;
-
-beforeAll(async () => {
-  const t = await createTestDatabase();
-  drop = t.drop;
-  db = createDb(t.url, { max: 4 });
-  process.env.DATABASE_URL = t.url;
-  process.env.NEXTAUTH_SECRET = "test-secret-0123456789abcdef";
-  process.env.CERT_ENCRYPTION_KEY = KEY;
-});
-
-afterAll(async () => {
-  await (globalThis as { __fiskalWebDb?: Db }).__fiskalWebDb?.$disconnect();
-  await db?.$disconnect();
-  await drop?.();
-});
-
-let seq = 0;
-async function customer(oib?: string) {
-  const account = await createAccount(db, { name: `Certifikati ${++seq}`, oib });
-  const user = await db.user.create({ data: { email: `cert${seq}-${Date.now()}@primjer.hr`, passwordHash: "x", accountId: account.id } });
-  const caller = createCaller({
-    db,
-    session: { user: { id: user.id, email: user.email, role: "CUSTOMER", accountId: account.id }, expires: "2999-01-01T00:00:00Z" },
-    headers: new Headers({ "x-forwarded-for": `198.51.100.${seq}` }),
-  });
-  return { account, user, caller };
-}
+const portal = usePortalTestDatabase({ env: { CERT_ENCRYPTION_KEY: KEY } });
+const customer = portalUsers(portal, { account: "Certifikati", email: "cert" });
 
 function p12(oib = OIB, notAfter?: Date) {
   const cert = generateTestCertificate({ oib, name: "Portal d.o.o." }, notAfter ? { notBefore: new Date(Date.now() - 86_400_000), notAfter } : undefined);
@@ -46,7 +17,7 @@ function p12(oib = OIB, notAfter?: Date) {
 
 describe("certificates", () => {
   it("uploads a certificate: shown without its key, stored encrypted under the shared key, audited", async () => {
-    const { account, user, caller } = await customer(OIB);
+    const { account, user, caller } = await customer("CUSTOMER", OIB);
     expect(await caller.certificates.get()).toEqual({ certificate: null, accountOib: OIB, warningDays: 30 });
 
     const { cert, base64 } = p12();
@@ -58,19 +29,19 @@ describe("certificates", () => {
     expect(JSON.stringify(r)).not.toMatch(/PRIVATE KEY|ciphertext/i);
     expect((await caller.certificates.get()).certificate).toEqual(r.certificate);
 
-    const row = await db.certificate.findUniqueOrThrow({ where: { accountId: account.id } });
+    const row = await portal.db.certificate.findUniqueOrThrow({ where: { accountId: account.id } });
     expect(row.keyPem).toBeNull();
     expect(decryptPrivateKey(createKeyring(KEY), account.id, { keyId: row.keyId!, ciphertext: row.keyCiphertext! })).toMatch(/BEGIN PRIVATE KEY/);
-    const entries = await db.auditLog.findMany({ where: { accountId: account.id, action: "certificate.uploaded" } });
+    const entries = await portal.db.auditLog.findMany({ where: { accountId: account.id, action: "certificate.uploaded" } });
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ actor: user.email, actorUserId: user.id, target: row.fingerprint });
     expect(JSON.stringify(entries[0])).not.toContain(PASSWORD);
   });
 
   it("answers a wrong password, another company's certificate or an expired one with a message, changing nothing", async () => {
-    const { account, caller } = await customer(OIB);
+    const { account, caller } = await customer("CUSTOMER", OIB);
     expect((await caller.certificates.upload({ pkcs12: p12().base64, password: PASSWORD })).ok).toBe(true);
-    const before = await db.certificate.findUniqueOrThrow({ where: { accountId: account.id } });
+    const before = await portal.db.certificate.findUniqueOrThrow({ where: { accountId: account.id } });
 
     expect(await caller.certificates.upload({ pkcs12: p12().base64, password: "kriva" })).toEqual({
       ok: false,
@@ -84,7 +55,7 @@ describe("certificates", () => {
     const junk = await caller.certificates.upload({ pkcs12: Buffer.from("nije certifikat").toString("base64"), password: PASSWORD });
     expect(junk).toMatchObject({ ok: false, field: "file" });
 
-    expect(await db.certificate.findUniqueOrThrow({ where: { accountId: account.id } })).toEqual(before);
+    expect(await portal.db.certificate.findUniqueOrThrow({ where: { accountId: account.id } })).toEqual(before);
   });
 
   it("warns when fewer than 30 days are left", async () => {
