@@ -11,6 +11,14 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const args = process.argv.slice(2);
 const only = args.includes("--unit") ? "unit" : args.includes("--e2e") ? "e2e" : "all";
+// `--shard=i/n`: this machine runs the i-th of n parts of each runner's files (Vitest's and
+// Playwright's own sharding), so that n machines share one run; the counts of each part add up.
+const shard = args.find((a) => a.startsWith("--shard="))?.slice("--shard=".length);
+if (shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(shard)) {
+  console.error(`--shard takes i/n, e.g. --shard=1/3, not ${shard}`);
+  process.exit(2);
+}
+const shardArgs = shard ? [`--shard=${shard}`] : [];
 
 let passed = 0;
 let failed = 0;
@@ -18,7 +26,25 @@ let skipped = 0;
 let exitCode = 0;
 /** Seconds each phase took, printed before the summary (what to shorten when the run is slow). */
 const took: string[] = [];
-const since = (start: number) => `${Math.round((performance.now() - start) / 1000)} s`;
+/**
+ * CPU seconds of the processes this runner started and waited for (Linux: /proc/self/stat's cutime
+ * and cstime, in the kernel's fixed 100 ticks a second); undefined elsewhere. Beside a phase's wall
+ * time it tells whether the phase waited or was short of cores.
+ */
+function childCpuSeconds(): number | undefined {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").replace(/^.*\) /s, "").split(" ");
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+const startPhase = () => ({ wall: performance.now(), cpu: childCpuSeconds() });
+const since = (start: ReturnType<typeof startPhase>) => {
+  const cpu = childCpuSeconds();
+  const wall = `${Math.round((performance.now() - start.wall) / 1000)} s`;
+  return cpu === undefined || start.cpu === undefined ? wall : `${wall} (CPU ${Math.round(cpu - start.cpu)} s)`;
+};
 
 function run(cmd: string, cmdArgs: string[], cwd = root): number {
   const r = spawnSync(cmd, cmdArgs, { cwd, stdio: "inherit", env: process.env });
@@ -35,15 +61,15 @@ const turboBuild = (filter: string) => ["exec", "turbo", "run", "build", `--filt
 // (a store timeout, a tax authority's answer within 1.5 s) into failures. Playwright's global setup
 // then finds both builds in turbo's cache.
 if (only !== "e2e") {
-  const apiStart = performance.now();
+  const apiStart = startPhase();
   if (run("pnpm", turboBuild("@fiskal/api")) !== 0) exitCode = 1;
   took.push(`API build ${since(apiStart)}`);
 }
 
 if (only !== "e2e") {
   const json = path.join(out, "vitest.json");
-  const vitestStart = performance.now();
-  const code = run("pnpm", ["exec", "vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${json}`]);
+  const vitestStart = startPhase();
+  const code = run("pnpm", ["exec", "vitest", "run", ...shardArgs, "--reporter=default", "--reporter=json", `--outputFile.json=${json}`]);
   took.push(`Vitest ${since(vitestStart)}`);
   if (code !== 0) exitCode = code;
   if (existsSync(json)) {
@@ -66,13 +92,13 @@ if (only !== "e2e") {
 }
 
 if (withE2e) {
-  const buildStart = performance.now();
+  const buildStart = startPhase();
   // A failed build is built again (and reported) by Playwright's global setup.
   if (run("pnpm", turboBuild("@fiskal/web")) !== 0) console.error("The portal build failed; Playwright's global setup builds it again.");
   took.push(`portal build ${since(buildStart)}`);
   const json = path.join(out, "playwright.json");
-  const playwrightStart = performance.now();
-  const code = spawnSync("pnpm", ["--filter", "@fiskal/e2e", "exec", "playwright", "test", "--reporter=list,json"], {
+  const playwrightStart = startPhase();
+  const code = spawnSync("pnpm", ["--filter", "@fiskal/e2e", "exec", "playwright", "test", ...shardArgs, "--reporter=list,json"], {
     cwd: root,
     stdio: "inherit",
     env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: json },
