@@ -14,7 +14,8 @@ const only = args.includes("--unit") ? "unit" : args.includes("--e2e") ? "e2e" :
 // `--shard=i/n`: this machine runs the i-th of n parts of each runner's files (Vitest's and
 // Playwright's own sharding), so that n machines share one run; the counts of each part add up.
 const shard = args.find((a) => a.startsWith("--shard="))?.slice("--shard=".length);
-if (shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(shard)) {
+const shardParts = shard === undefined ? undefined : /^([1-9]\d*)\/([1-9]\d*)$/.exec(shard);
+if (shard !== undefined && (!shardParts || Number(shardParts[1]) > Number(shardParts[2]))) {
   console.error(`--shard takes i/n, e.g. --shard=1/3, not ${shard}`);
   process.exit(2);
 }

@@ -1,42 +1,25 @@
 // Sign-in against a real PostgreSQL database and the real Redis limiter: a server-side session per
 // sign-in that sign-out ends, limits per (e-mail, address) and a slow-down per e-mail that never
 // locks the owner out.
-import { createAccount, createTestDatabase, hashPassword } from "@fiskal/accounts";
-import { createDb, type Db } from "@fiskal/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccount, hashPassword } from "@fiskal/accounts";
+import { describe, expect, it } from "vitest";
 import { authOptions } from "~/server/auth";
 import { delayForFailures } from "~/server/login-limits";
 import { isSessionLive } from "~/server/portal-sessions";
 import { hashRecoveryCode, newTotpSecret, totpCode, totpStep } from "~/server/totp";
 import { createCaller } from "~/server/trpc/root";
+import { usePortalTestDatabase } from "~/server/trpc/testing";
 
-let db: Db;
-let drop: () => Promise<void>;
-
-beforeAll(async () => {
-  const t = await createTestDatabase();
-  drop = t.drop;
-  db = createDb(t.url, { max: 2 });
-  process.env.DATABASE_URL = t.url;
-  process.env.NEXTAUTH_SECRET = "test-secret-0123456789abcdef";
-  process.env.REDIS_URL = "redis://127.0.0.1:6379";
-  process.env.RATE_LIMIT_PREFIX = `fiskal_t_signin_${process.pid}_${Date.now()}`;
-});
-
-afterAll(async () => {
-  await (globalThis as { __fiskalWebDb?: Db }).__fiskalWebDb?.$disconnect();
-  await db?.$disconnect();
-  await drop?.();
-});
+const portal = usePortalTestDatabase({ rateLimit: "signin" });
 
 type Authorize = (credentials: Record<string, string>, req: { headers: Record<string, string> }) => Promise<{ id: string; sid?: string }>;
 const authorize = () => (authOptions().providers[0] as unknown as { options: { authorize: Authorize } }).options.authorize;
 
 let seq = 0;
 async function user(password: string) {
-  const account = await createAccount(db, { name: `Prijava ${++seq} d.o.o.` });
+  const account = await createAccount(portal.db, { name: `Prijava ${++seq} d.o.o.` });
   const email = `prijava-${seq}-${Date.now()}@primjer.hr`;
-  const u = await db.user.create({ data: { email, passwordHash: await hashPassword(password), accountId: account.id } });
+  const u = await portal.db.user.create({ data: { email, passwordHash: await hashPassword(password), accountId: account.id } });
   return { id: u.id, email };
 }
 
@@ -55,7 +38,7 @@ describe("server-side sessions", () => {
     const b = await authorize()({ email: u.email, password: "ispravna-lozinka" }, from("198.18.5.2", "Mozilla/5.0 (Windows NT 10.0) Firefox/133.0"));
     expect(a.sid).toMatch(/^[0-9a-f-]{36}$/);
     expect(b.sid).not.toBe(a.sid);
-    const rows = await db.portalSession.findMany({ where: { userId: u.id }, orderBy: { ip: "asc" } });
+    const rows = await portal.db.portalSession.findMany({ where: { userId: u.id }, orderBy: { ip: "asc" } });
     expect(rows.map((r) => r.ip)).toEqual(["198.18.5.1", "198.18.5.2"]);
     expect(rows[1]?.userAgent).toContain("Firefox");
     const lifetime = rows[0]!.expiresAt.getTime() - rows[0]!.createdAt.getTime();
@@ -66,7 +49,7 @@ describe("server-side sessions", () => {
     await authOptions().events!.signOut!({ token: { uid: u.id, sid: a.sid }, session: undefined as never });
     expect(await isSessionLive(a.sid, u.id)).toBe(false);
     expect(await isSessionLive(b.sid, u.id)).toBe(true);
-    expect(await db.portalSession.count({ where: { userId: u.id } })).toBe(1);
+    expect(await portal.db.portalSession.count({ where: { userId: u.id } })).toBe(1);
   });
 
   it("a token without a session id (issued before sessions were kept) is not accepted", async () => {
@@ -121,8 +104,8 @@ describe("two-factor sign-in", () => {
   it("asks for the code only after the right password, takes each code once (also when two race), and a recovery code once", async () => {
     const u = await user("ispravna-lozinka");
     const secret = newTotpSecret();
-    await db.user.update({ where: { id: u.id }, data: { totpSecret: secret, totpEnabledAt: new Date(), totpLastStep: totpStep() - 2 } });
-    await db.totpRecoveryCode.create({ data: { userId: u.id, codeHash: hashRecoveryCode("abcd-efgh-ijkl") } });
+    await portal.db.user.update({ where: { id: u.id }, data: { totpSecret: secret, totpEnabledAt: new Date(), totpLastStep: totpStep() - 2 } });
+    await portal.db.totpRecoveryCode.create({ data: { userId: u.id, codeHash: hashRecoveryCode("abcd-efgh-ijkl") } });
     const req = from("198.18.9.1");
     await expect(authorize()({ email: u.email, password: "kriva" }, req)).rejects.toThrow("Neispravan e-mail ili lozinka.");
     await expect(authorize()({ email: u.email, password: "ispravna-lozinka" }, req)).rejects.toThrow(/^Unesite kôd iz aplikacije/);
@@ -141,9 +124,9 @@ describe("two-factor sign-in", () => {
 describe("password checks of a signed-in session", () => {
   it("a password change with wrong current passwords counts with the sign-in limits", async () => {
     const u = await user("ispravna-lozinka");
-    const row = await db.user.findUniqueOrThrow({ where: { id: u.id } });
+    const row = await portal.db.user.findUniqueOrThrow({ where: { id: u.id } });
     const caller = createCaller({
-      db,
+      db: portal.db,
       session: { user: { id: u.id, email: u.email, role: "CUSTOMER", accountId: row.accountId }, expires: "2999-01-01T00:00:00Z" },
       headers: new Headers({ "x-forwarded-for": "198.18.10.1" }),
     });
@@ -153,6 +136,6 @@ describe("password checks of a signed-in session", () => {
     }
     expect(messages.slice(0, 3)).toEqual(Array(3).fill("Trenutačna lozinka nije ispravna."));
     expect(messages.filter((m) => m.startsWith("Previše pokušaja")).length).toBeGreaterThanOrEqual(1);
-    expect((await db.user.findUniqueOrThrow({ where: { id: u.id } })).passwordHash).toBe(row.passwordHash);
+    expect((await portal.db.user.findUniqueOrThrow({ where: { id: u.id } })).passwordHash).toBe(row.passwordHash);
   });
 });
